@@ -1,0 +1,75 @@
+//! The rule options shared by every command that sets up a game.
+
+use clap::Args;
+use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::variant::Variant;
+
+/// Options that say which game is played. Unset values come from the seed name or the defaults.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GameArgs {
+    /// Number of players, 2 to 6 (read from a hanab.live seed name `p{players}v{id}s{n}` if omitted).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Variant: no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits,
+    /// black-5, a hanab.live variant name or id.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Research deck: number of ordinary suits, 1 to 6 (overrides --variant).
+    #[arg(long)]
+    pub suits: Option<u8>,
+    /// Research deck: number of ranks, 1 to 5 (with --suits; default 5).
+    #[arg(long, requires = "suits")]
+    pub ranks: Option<u8>,
+    /// Cards per hand (default: 5 for 2-3 players, 4 for 4-5, 3 for 6).
+    #[arg(long)]
+    pub hand_size: Option<u8>,
+    /// Clue tokens, all available at the start (default 8).
+    #[arg(long)]
+    pub clues: Option<u8>,
+    /// Strikes that end the game (default 3).
+    #[arg(long)]
+    pub strikes: Option<u8>,
+    /// Allow clues that touch no card.
+    #[arg(long)]
+    pub empty_clues: bool,
+    /// Allow playing the last card of the pile blind.
+    #[arg(long)]
+    pub deck_plays: bool,
+    /// Endless mode: no final round; the outcome is perfect or loss.
+    #[arg(long)]
+    pub endless: bool,
+}
+
+impl GameArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            hand_size: self.hand_size,
+            clues: self.clues,
+            strikes: self.strikes,
+            empty_clues: self.empty_clues,
+            deck_plays: self.deck_plays,
+            endless: self.endless,
+        }
+    }
+
+    /// The variant these arguments name, falling back to `default` (from a seed name) and then
+    /// to No Variant.
+    pub fn variant(&self, default: Option<Variant>) -> anyhow::Result<Variant> {
+        if let Some(s) = self.suits {
+            return Ok(Variant::research(s, self.ranks.unwrap_or(5))?);
+        }
+        match &self.variant {
+            Some(v) => Ok(Variant::parse(v)?),
+            None => Ok(default.unwrap_or_else(Variant::no_variant)),
+        }
+    }
+
+    /// Checked rules, with `players` and `variant` defaults taken from a seed name if any.
+    pub fn rules(&self, seed_players: Option<u8>, seed_variant: Option<Variant>) -> anyhow::Result<Rules> {
+        let variant = self.variant(seed_variant)?;
+        let players = self.players.or(seed_players).ok_or_else(|| {
+            anyhow::anyhow!("say how many players with --players (or use a seed name like p2v0s1)")
+        })?;
+        Ok(Rules::new(variant, players, &self.options())?)
+    }
+}

@@ -1,0 +1,24 @@
+//! The library's one error type: each variant names what was wrong and, where it helps, how to
+//! fix it, so the command line can print it on one line.
+
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    #[error("unknown variant {0}; known variants: no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5 (or their hanab.live names or ids)")]
+    UnknownVariant(String),
+    #[error("invalid option: {0}")]
+    Option(String),
+    #[error("invalid card {0:?}: write a suit letter ({1}) then a rank, like r1")]
+    Card(String, String),
+    #[error("invalid deck: {0}")]
+    Deck(String),
+    #[error("invalid seed {0:?}: {1}")]
+    Seed(String, String),
+    #[error("invalid game JSON: {0}")]
+    Json(String),
+    #[error("action {index} is illegal: {reason}")]
+    Illegal { index: usize, reason: String },
+    #[error("line {line}: {message}")]
+    Position { line: usize, message: String },
+}

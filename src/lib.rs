@@ -1,0 +1,10 @@
+//! hanabi-solver: an exact model of Hanabi (hanab.live's rules and variants) and a solver that
+//! finds the maximum score of a deal when every card is known.
+
+pub mod card;
+pub mod error;
+pub mod rules;
+pub mod state;
+pub mod variant;
+
+pub use error::Error;

@@ -1,0 +1,110 @@
+//! The rule options of one game: variant, players, hand size, tokens, strikes and the toggles
+//! that change legality. Built only through [`Rules::new`], which refuses impossible values.
+
+use crate::error::Error;
+use crate::variant::Variant;
+
+/// Most players a game may have.
+pub const MAX_PLAYERS: usize = 6;
+/// Largest hand size; the state keeps hands in fixed arrays of this length.
+pub const MAX_HAND: usize = 8;
+/// Most suits of any variant.
+pub const MAX_SUITS: usize = 6;
+
+/// Options as the user gives them; `None` means the default for the player count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub hand_size: Option<u8>,
+    pub clues: Option<u8>,
+    pub strikes: Option<u8>,
+    pub empty_clues: bool,
+    pub deck_plays: bool,
+    pub endless: bool,
+}
+
+/// Checked rules of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub variant: Variant,
+    pub players: u8,
+    pub hand_size: u8,
+    /// Clue tokens when all are available (8 by default).
+    pub max_clues: u8,
+    /// Strikes that end the game (3 by default).
+    pub max_strikes: u8,
+    pub empty_clues: bool,
+    pub deck_plays: bool,
+    /// No final round; the outcome is perfect or loss.
+    pub endless: bool,
+}
+
+/// Hand size for a player count, as the rule books and hanab.live deal.
+pub fn default_hand_size(players: u8) -> u8 {
+    match players {
+        2 | 3 => 5,
+        4 | 5 => 4,
+        _ => 3,
+    }
+}
+
+impl Rules {
+    /// Checks every option against the variant and the player count.
+    ///
+    /// ```
+    /// use hanabi_solver::{rules::{Options, Rules}, variant::Variant};
+    /// let r = Rules::new(Variant::no_variant(), 4, &Options::default()).unwrap();
+    /// assert_eq!((r.hand_size, r.max_clues, r.max_strikes), (4, 8, 3));
+    /// assert!(Rules::new(Variant::no_variant(), 7, &Options::default()).is_err());
+    /// ```
+    pub fn new(variant: Variant, players: u8, options: &Options) -> Result<Rules, Error> {
+        if !(2..=MAX_PLAYERS as u8).contains(&players) {
+            return Err(Error::Option(format!("players must be 2 to 6, not {players}")));
+        }
+        let hand_size = options.hand_size.unwrap_or(default_hand_size(players));
+        if !(1..=MAX_HAND as u8).contains(&hand_size) {
+            return Err(Error::Option(format!("hand size must be 1 to {MAX_HAND}, not {hand_size}")));
+        }
+        let dealt = players as usize * hand_size as usize;
+        if dealt > variant.deck_size() {
+            return Err(Error::Option(format!(
+                "{players} hands of {hand_size} need {dealt} cards but {} has only {}",
+                variant.name,
+                variant.deck_size()
+            )));
+        }
+        let max_clues = options.clues.unwrap_or(8);
+        if !(1..=15).contains(&max_clues) {
+            return Err(Error::Option(format!("clue tokens must be 1 to 15, not {max_clues}")));
+        }
+        let max_strikes = options.strikes.unwrap_or(3);
+        if !(1..=7).contains(&max_strikes) {
+            return Err(Error::Option(format!("strikes must be 1 to 7, not {max_strikes}")));
+        }
+        Ok(Rules {
+            variant,
+            players,
+            hand_size,
+            max_clues,
+            max_strikes,
+            empty_clues: options.empty_clues,
+            deck_plays: options.deck_plays,
+            endless: options.endless,
+        })
+    }
+
+    /// The options that would rebuild these rules.
+    pub fn options(&self) -> Options {
+        Options {
+            hand_size: Some(self.hand_size),
+            clues: Some(self.max_clues),
+            strikes: Some(self.max_strikes),
+            empty_clues: self.empty_clues,
+            deck_plays: self.deck_plays,
+            endless: self.endless,
+        }
+    }
+
+    pub fn perfect_score(&self) -> u8 {
+        self.variant.perfect_score()
+    }
+}

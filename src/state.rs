@@ -1,0 +1,420 @@
+//! One position of a game and the rules that move it forward.
+//!
+//! [`State`] is small and `Copy`: the search makes a child by copying, never by undoing. The
+//! draw pile is shared and immutable ([`Deal`]); a state only counts how many cards were drawn.
+
+use smallvec::SmallVec;
+
+use crate::card::Card;
+use crate::error::Error;
+use crate::rules::{Rules, MAX_HAND, MAX_PLAYERS, MAX_SUITS};
+
+/// One turn's action. Slots index the mover's hand, oldest card first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Play(u8),
+    Discard(u8),
+    /// Any clue: with every card known, which clue it is does not change the game.
+    Clue,
+    /// Play the last card of the pile blind (the deck-plays option).
+    DeckPlay,
+}
+
+/// Whether the game goes on and, if not, how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Playing,
+    /// The final round is over, every firework is complete, or (outside endless mode) the player
+    /// to move had no legal action: the score is the fireworks' total.
+    Finished,
+    /// The last strike was taken or, in endless mode, the game can no longer be won: score 0.
+    Lost,
+}
+
+/// Why a game ended, in words for people.
+pub fn end_reason(rules: &Rules, state: &State) -> &'static str {
+    match state.outcome {
+        Outcome::Playing => "the game is still going on",
+        Outcome::Lost if state.strikes >= rules.max_strikes => "the last strike was taken",
+        Outcome::Lost if state.final_turns == NO_LEGAL_ACTION => "the player to move had no legal action",
+        Outcome::Lost => "a card still needed was lost for good",
+        Outcome::Finished if state.score(rules) == rules.perfect_score() => "every firework is complete",
+        Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => "the player to move had no legal action",
+        Outcome::Finished => "the final round after the last draw is over",
+    }
+}
+
+/// `final_turns` before the last card is drawn.
+pub const NOT_FINAL: u8 = u8::MAX;
+/// `final_turns` marker for a game that ended because the mover had no legal action.
+const NO_LEGAL_ACTION: u8 = u8::MAX - 1;
+
+/// The cards and rules fixed for a whole game: the rules and the draw pile, top first.
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub rules: Rules,
+    pub pile: Vec<Card>,
+    /// `next[i][kind]`: the first pile index `>= i` holding a card of that kind, or `u8::MAX`.
+    next: Vec<[u8; 30]>,
+}
+
+impl Deal {
+    /// A deal from a draw pile (top first).
+    pub fn with_pile(rules: Rules, pile: Vec<Card>) -> Deal {
+        let mut next = vec![[u8::MAX; 30]; pile.len() + 1];
+        for i in (0..pile.len()).rev() {
+            next[i] = next[i + 1];
+            next[i][pile[i].kind()] = i as u8;
+        }
+        Deal { rules, pile, next }
+    }
+
+    /// Deals a full deck (top first) in blocks as hanab.live does: seat 0 takes the first
+    /// `hand_size` cards, seat 1 the next, and the rest is the pile.
+    ///
+    /// The deck must be exactly the variant's cards in some order.
+    pub fn from_deck(rules: Rules, deck: &[Card]) -> Result<(Deal, State), Error> {
+        check_deck(&rules, deck)?;
+        let h = rules.hand_size as usize;
+        let n = rules.players as usize;
+        let hands: Vec<Vec<Card>> = (0..n).map(|p| deck[p * h..(p + 1) * h].to_vec()).collect();
+        let deal = Deal::with_pile(rules, deck[n * h..].to_vec());
+        let mut state = State::empty();
+        for (p, hand) in hands.iter().enumerate() {
+            for &c in hand {
+                state.push(p, c);
+            }
+        }
+        state.clues = deal.rules.max_clues;
+        if deal.pile.is_empty() && !deal.rules.endless {
+            state.final_turns = deal.rules.players;
+        }
+        Ok((deal, state))
+    }
+
+    /// First pile index at or after `from` that holds a card of `kind`.
+    #[inline]
+    pub fn next_copy(&self, from: u8, kind: usize) -> Option<u8> {
+        let i = self.next[from as usize][kind];
+        (i != u8::MAX).then_some(i)
+    }
+
+    /// Cards left in the pile of `state`.
+    #[inline]
+    pub fn pile_left(&self, state: &State) -> u8 {
+        self.pile.len() as u8 - state.drawn
+    }
+}
+
+/// Checks that `deck` holds exactly the variant's cards.
+pub fn check_deck(rules: &Rules, deck: &[Card]) -> Result<(), Error> {
+    let v = &rules.variant;
+    if deck.len() != v.deck_size() {
+        return Err(Error::Deck(format!(
+            "{} has {} cards but the deck given has {}",
+            v.name,
+            v.deck_size(),
+            deck.len()
+        )));
+    }
+    let mut count = [0u8; 30];
+    for &c in deck {
+        if c.suit() as usize >= v.suits.len() || c.rank() > v.ranks {
+            return Err(Error::Deck(format!("{:?} is not a card of {}", c, v.name)));
+        }
+        count[c.kind()] += 1;
+        if count[c.kind()] > v.copies(c.suit(), c.rank()) {
+            return Err(Error::Deck(format!(
+                "too many copies of {}: {} has {}",
+                v.card_name(c),
+                v.name,
+                v.copies(c.suit(), c.rank())
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A position: hands, fireworks, tokens, strikes, how far the pile is drawn, whose turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    hands: [[Card; MAX_HAND]; MAX_PLAYERS],
+    hand_len: [u8; MAX_PLAYERS],
+    /// Height of each firework.
+    pub stacks: [u8; MAX_SUITS],
+    /// Copies of each card kind discarded or misplayed, two bits per kind.
+    lost: u64,
+    /// Clue tokens available.
+    pub clues: u8,
+    pub strikes: u8,
+    /// Cards taken from the pile so far.
+    pub drawn: u8,
+    /// Seat to move.
+    pub turn: u8,
+    /// Turns left once the pile is empty ([`NOT_FINAL`] before that).
+    pub final_turns: u8,
+    pub outcome: Outcome,
+    /// Turns taken so far.
+    pub turns: u16,
+}
+
+impl State {
+    /// No cards anywhere, no tokens; the building block of the constructors.
+    pub fn empty() -> State {
+        State {
+            hands: [[Card::NONE; MAX_HAND]; MAX_PLAYERS],
+            hand_len: [0; MAX_PLAYERS],
+            stacks: [0; MAX_SUITS],
+            lost: 0,
+            clues: 0,
+            strikes: 0,
+            drawn: 0,
+            turn: 0,
+            final_turns: NOT_FINAL,
+            outcome: Outcome::Playing,
+            turns: 0,
+        }
+    }
+
+    /// Adds a card at the end of a hand (the newest slot). Used to set positions up.
+    pub fn push(&mut self, player: usize, card: Card) {
+        let n = self.hand_len[player] as usize;
+        assert!(n < MAX_HAND, "hand overflow");
+        self.hands[player][n] = card;
+        self.hand_len[player] += 1;
+    }
+
+    /// Records `count` more copies of `card` as lost (discarded or misplayed). For positions.
+    pub fn add_lost(&mut self, card: Card, count: u8) {
+        let shift = 2 * card.kind();
+        let now = (self.lost >> shift) & 3;
+        self.lost = (self.lost & !(3 << shift)) | (((now + count as u64) & 3) << shift);
+    }
+
+    /// The cards in `player`'s hand, oldest first.
+    #[inline]
+    pub fn hand(&self, player: usize) -> &[Card] {
+        &self.hands[player][..self.hand_len[player] as usize]
+    }
+
+    /// Copies of `card`'s kind discarded or misplayed.
+    #[inline]
+    pub fn lost(&self, card: Card) -> u8 {
+        ((self.lost >> (2 * card.kind())) & 3) as u8
+    }
+
+    /// Copies of `card` not yet played nor lost: in hands or still in the pile.
+    #[inline]
+    pub fn remaining(&self, rules: &Rules, card: Card) -> u8 {
+        let played = (self.stacks[card.suit() as usize] >= card.rank()) as u8;
+        rules.variant.copies(card.suit(), card.rank()) - self.lost(card) - played
+    }
+
+    #[inline]
+    pub fn is_playable(&self, card: Card) -> bool {
+        self.stacks[card.suit() as usize] + 1 == card.rank()
+    }
+
+    /// A card that can never be played: already played, or a lower card of its suit is gone.
+    #[inline]
+    pub fn is_trash(&self, rules: &Rules, card: Card) -> bool {
+        let s = card.suit();
+        let top = self.stacks[s as usize];
+        if card.rank() <= top {
+            return true;
+        }
+        (top + 1..card.rank()).any(|r| self.remaining(rules, Card::new(s, r)) == 0)
+    }
+
+    /// The current score: the fireworks' total, or 0 once the game is lost.
+    pub fn score(&self, rules: &Rules) -> u8 {
+        if self.outcome == Outcome::Lost {
+            return 0;
+        }
+        self.stacks[..rules.variant.suits.len()].iter().sum()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome != Outcome::Playing
+    }
+
+    /// Whether a clue could be given by the player to move.
+    #[inline]
+    pub fn can_clue(&self, rules: &Rules) -> bool {
+        self.clues > 0
+            && (rules.empty_clues
+                || (0..rules.players as usize).any(|p| p != self.turn as usize && self.hand_len[p] > 0))
+    }
+
+    #[inline]
+    pub fn can_discard(&self, rules: &Rules) -> bool {
+        self.clues < rules.max_clues
+    }
+
+    #[inline]
+    pub fn can_deck_play(&self, deal: &Deal) -> bool {
+        deal.rules.deck_plays && deal.pile_left(self) == 1
+    }
+
+    /// Every legal action of the player to move, one per hand slot (no merging).
+    pub fn legal_actions(&self, deal: &Deal) -> SmallVec<[Action; 24]> {
+        let mut out = SmallVec::new();
+        if self.is_over() {
+            return out;
+        }
+        let n = self.hand_len[self.turn as usize];
+        for i in 0..n {
+            out.push(Action::Play(i));
+        }
+        if self.can_discard(&deal.rules) {
+            for i in 0..n {
+                out.push(Action::Discard(i));
+            }
+        }
+        if self.can_clue(&deal.rules) {
+            out.push(Action::Clue);
+        }
+        if self.can_deck_play(deal) {
+            out.push(Action::DeckPlay);
+        }
+        out
+    }
+
+    /// Applies `action` after checking that it is legal; the error says why it is not.
+    pub fn apply(&self, deal: &Deal, action: Action) -> Result<State, String> {
+        let rules = &deal.rules;
+        if self.is_over() {
+            return Err("the game is already over".into());
+        }
+        let n = self.hand_len[self.turn as usize];
+        match action {
+            Action::Play(i) | Action::Discard(i) if i >= n => {
+                return Err(format!("the player to move has {n} cards, no slot {i}"))
+            }
+            Action::Discard(_) if !self.can_discard(rules) => {
+                return Err(format!("cannot discard with all {} clue tokens available", rules.max_clues))
+            }
+            Action::Clue if self.clues == 0 => return Err("no clue token is available".into()),
+            Action::Clue if !self.can_clue(rules) => {
+                return Err("no other player holds a card to clue (empty clues are off)".into())
+            }
+            Action::DeckPlay if !self.can_deck_play(deal) => {
+                return Err("a deck play needs the deck-plays option and exactly one card in the pile".into())
+            }
+            _ => {}
+        }
+        Ok(self.apply_unchecked(deal, action))
+    }
+
+    /// Applies `action` without checking it.
+    ///
+    /// Contract: `action` is in [`State::legal_actions`] of this state; otherwise the result is
+    /// unspecified (but memory-safe). This is the search's hot path.
+    #[inline]
+    pub fn apply_unchecked(&self, deal: &Deal, action: Action) -> State {
+        let rules = &deal.rules;
+        let mut s = *self;
+        let p = s.turn as usize;
+        let was_final = s.final_turns != NOT_FINAL;
+        let had_pile = (s.drawn as usize) < deal.pile.len();
+        match action {
+            Action::Clue => s.clues -= 1,
+            Action::Discard(i) => {
+                let card = s.take(p, i as usize);
+                s.clues += 1;
+                s.lose(rules, card);
+                s.draw(deal, p);
+            }
+            Action::Play(i) => {
+                let card = s.take(p, i as usize);
+                s.play(rules, card);
+                s.draw(deal, p);
+            }
+            Action::DeckPlay => {
+                let card = deal.pile[s.drawn as usize];
+                s.drawn += 1;
+                s.play(rules, card);
+            }
+        }
+        s.turns += 1;
+        if s.strikes >= rules.max_strikes {
+            s.outcome = Outcome::Lost;
+        }
+        if s.outcome != Outcome::Playing {
+            return s;
+        }
+        if s.stacks[..rules.variant.suits.len()].iter().all(|&h| h == rules.variant.ranks) {
+            s.outcome = Outcome::Finished;
+            return s;
+        }
+        if !rules.endless {
+            if was_final {
+                s.final_turns -= 1;
+                if s.final_turns == 0 {
+                    s.outcome = Outcome::Finished;
+                    return s;
+                }
+            } else if had_pile && s.drawn as usize == deal.pile.len() {
+                s.final_turns = rules.players;
+            }
+        }
+        s.turn = (s.turn + 1) % rules.players;
+        if !s.has_legal_action(deal) {
+            s.outcome = if rules.endless { Outcome::Lost } else { Outcome::Finished };
+            s.final_turns = NO_LEGAL_ACTION;
+        }
+        s
+    }
+
+    /// Whether the player to move has any legal action.
+    pub fn has_legal_action(&self, deal: &Deal) -> bool {
+        self.hand_len[self.turn as usize] > 0 || self.can_clue(&deal.rules) || self.can_deck_play(deal)
+    }
+
+    /// Removes and returns the card in `slot` of `player`'s hand; later cards move down a slot.
+    #[inline]
+    fn take(&mut self, player: usize, slot: usize) -> Card {
+        let n = self.hand_len[player] as usize;
+        let hand = &mut self.hands[player];
+        let card = hand[slot];
+        hand.copy_within(slot + 1..n, slot);
+        hand[n - 1] = Card::NONE;
+        self.hand_len[player] -= 1;
+        card
+    }
+
+    #[inline]
+    fn draw(&mut self, deal: &Deal, player: usize) {
+        if let Some(&card) = deal.pile.get(self.drawn as usize) {
+            self.drawn += 1;
+            self.push(player, card);
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, rules: &Rules, card: Card) {
+        let s = card.suit() as usize;
+        if self.stacks[s] + 1 == card.rank() {
+            self.stacks[s] += 1;
+            if card.rank() == rules.variant.ranks && self.clues < rules.max_clues {
+                self.clues += 1;
+            }
+        } else {
+            self.strikes += 1;
+            self.lose(rules, card);
+        }
+    }
+
+    /// Records a discarded or misplayed card; in endless mode losing the last copy of a card
+    /// still needed loses the game.
+    #[inline]
+    fn lose(&mut self, rules: &Rules, card: Card) {
+        self.lost += 1 << (2 * card.kind());
+        if rules.endless
+            && card.rank() > self.stacks[card.suit() as usize]
+            && self.remaining(rules, card) == 0
+        {
+            self.outcome = Outcome::Lost;
+        }
+    }
+}
