@@ -4,6 +4,7 @@
 pub mod card;
 pub mod error;
 pub mod rules;
+pub mod seed;
 pub mod state;
 pub mod variant;
 

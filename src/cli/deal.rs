@@ -1,6 +1,12 @@
 //! `hanabi-solver deal SEED`.
 
+use anyhow::{bail, Context};
 use clap::Args;
+use hanabi_solver::card::Card;
+use hanabi_solver::rules::Rules;
+use hanabi_solver::seed::{parse_seed_name, shuffled_deck};
+use hanabi_solver::variant::Variant;
+use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct DealArgs {
@@ -13,6 +19,92 @@ pub struct DealArgs {
     pub json: bool,
 }
 
-pub fn run(_args: DealArgs) -> anyhow::Result<()> {
-    anyhow::bail!("deal is not built yet")
+/// Seat names as hanab.live's examples give them.
+const NAMES: [&str; 6] = ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"];
+
+pub fn run(args: DealArgs) -> anyhow::Result<()> {
+    let rules = rules_for(&args)?;
+    let deck = shuffled_deck(&args.seed, &rules.variant);
+    let h = rules.hand_size as usize;
+    let n = rules.players as usize;
+    let hands: Vec<&[Card]> = (0..n).map(|p| &deck[p * h..(p + 1) * h]).collect();
+    let pile = &deck[n * h..];
+    let v = &rules.variant;
+    let names = |cards: &[Card]| cards.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>();
+
+    if args.json {
+        let out = serde_json::json!({
+            "seed": args.seed,
+            "players": rules.players,
+            "variant": v.name,
+            "variant_id": v.id,
+            "hand_size": rules.hand_size,
+            "deck": names(&deck),
+            "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),
+            "pile": names(pile),
+        });
+        return print(&format!("{}\n", serde_json::to_string_pretty(&out)?));
+    }
+
+    let id = v.id.map(|id| format!(" (id {id})")).unwrap_or_default();
+    let mut text = format!("seed     {}\n", args.seed);
+    text += &format!("variant  {}{id}\n", v.name);
+    text += &format!(
+        "players  {}, {} cards each (in the order dealt)\n",
+        rules.players, rules.hand_size
+    );
+    for (name, hand) in NAMES.iter().zip(&hands) {
+        text += &format!("{name:<8} {}\n", names(hand).join(" "));
+    }
+    text += &format!(
+        "pile     {} cards, top first: {}\n",
+        pile.len(),
+        names(pile).join(" ")
+    );
+    print(&text)
+}
+
+/// Writes `text` to standard output; a reader that stops early (`| head`) is not an error.
+fn print(text: &str) -> anyhow::Result<()> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing the deal"),
+        _ => Ok(()),
+    }
+}
+
+/// Players and variant from the seed name when it is a hanab.live one (explicit options must
+/// agree with it), otherwise from the options.
+fn rules_for(args: &DealArgs) -> anyhow::Result<Rules> {
+    let game = &args.game;
+    let Some((players, variant_id)) = parse_seed_name(&args.seed)? else {
+        if game.players.is_none() {
+            bail!(
+                "{:?} is not a hanab.live seed name (p{{players}}v{{variant id}}s{{suffix}}, e.g. p2v0s1), \
+                 so say how many players with --players",
+                args.seed
+            );
+        }
+        return game.rules(None, None);
+    };
+    let variant = Variant::by_id(variant_id).with_context(|| format!("seed {}", args.seed))?;
+    if let Some(p) = game.players {
+        if p != players {
+            bail!(
+                "seed {} is a {players}-player seed but --players says {p}",
+                args.seed
+            );
+        }
+    }
+    if game.variant.is_some() || game.suits.is_some() {
+        let given = game.variant(None)?;
+        if given.id != Some(variant_id) {
+            bail!(
+                "seed {} is for {} (id {variant_id}) but the options ask for {}",
+                args.seed,
+                variant.name,
+                given.name
+            );
+        }
+    }
+    game.rules(Some(players), Some(variant))
 }
