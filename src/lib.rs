@@ -3,6 +3,7 @@
 
 pub mod card;
 pub mod error;
+pub mod hanablive;
 pub mod rules;
 pub mod seed;
 pub mod state;

@@ -1,0 +1,129 @@
+//! The `replay` command, run as a program.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn replay(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .arg("replay")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/hanablive/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a replay that must fail cleanly and returns its one-line error.
+fn fails(args: &[&str]) -> String {
+    let out = replay(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    stderr
+}
+
+/// A temporary file holding `text`, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("hanabi-solver-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn real_game_scores_25_in_json() {
+    let out = replay(&[&data("game-194321.json"), "--json"]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("replay --json prints JSON");
+    assert_eq!(v["score"], 25);
+    assert_eq!(v["variant"], "No Variant");
+    assert_eq!(v["players"].as_array().unwrap().len(), 4);
+    assert_eq!(v["end_reason"], "every firework is complete");
+    assert_eq!(v["finished"], true);
+    let turns = v["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 46);
+    assert_eq!(turns[0]["turn"], 1);
+    assert_eq!(turns[0]["player"], "florrat2");
+    assert_eq!(
+        turns[0]["action"],
+        "florrat2 clues NoMercy green (touches 1 card)"
+    );
+}
+
+#[test]
+fn text_output_ends_with_score_and_reason() {
+    let out = replay(&[&data("game-194321.json")]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 46 + 2, "{text}");
+    assert!(
+        lines[0].contains("No Variant") && lines[0].contains("florrat2"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("turn   1  florrat2 clues"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[47], "score 25 of 25");
+    assert_eq!(lines[48], "the game ended: every firework is complete");
+
+    let out = replay(&[&data("game-p4v0s1-partial.json")]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "score so far 8 of 25\nnot over: the game is still going on after 17 actions\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn illegal_game_fails_on_one_line_naming_the_action() {
+    let text = std::fs::read_to_string(data("game-194321.json")).unwrap();
+    let mut game: serde_json::Value = serde_json::from_str(&text).unwrap();
+    game["actions"][5] = serde_json::json!({"type": 0, "target": 49});
+    let file = TempFile::new("illegal.json", &game.to_string());
+    let err = fails(&[file.path()]);
+    assert!(err.contains("action 5 is illegal"), "{err}");
+    assert!(err.contains("card 49 is not in"), "{err}");
+    assert!(err.contains("illegal.json"), "{err}");
+}
+
+#[test]
+fn unreadable_or_broken_files_fail_on_one_line_naming_the_file() {
+    let err = fails(&["/nonexistent/game.json"]);
+    assert!(err.contains("/nonexistent/game.json"), "{err}");
+
+    let file = TempFile::new("broken.json", "{\"players\": [\"a\"");
+    let err = fails(&[file.path()]);
+    assert!(
+        err.contains("broken.json") && err.contains("invalid game JSON"),
+        "{err}"
+    );
+}
