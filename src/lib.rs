@@ -4,7 +4,9 @@
 pub mod card;
 pub mod error;
 pub mod hanablive;
+pub mod line;
 pub mod rules;
+pub mod search;
 pub mod seed;
 pub mod state;
 pub mod variant;

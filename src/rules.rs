@@ -58,11 +58,15 @@ impl Rules {
     /// ```
     pub fn new(variant: Variant, players: u8, options: &Options) -> Result<Rules, Error> {
         if !(2..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(Error::Option(format!("players must be 2 to 6, not {players}")));
+            return Err(Error::Option(format!(
+                "players must be 2 to 6, not {players}"
+            )));
         }
         let hand_size = options.hand_size.unwrap_or(default_hand_size(players));
         if !(1..=MAX_HAND as u8).contains(&hand_size) {
-            return Err(Error::Option(format!("hand size must be 1 to {MAX_HAND}, not {hand_size}")));
+            return Err(Error::Option(format!(
+                "hand size must be 1 to {MAX_HAND}, not {hand_size}"
+            )));
         }
         let dealt = players as usize * hand_size as usize;
         if dealt > variant.deck_size() {
@@ -74,11 +78,15 @@ impl Rules {
         }
         let max_clues = options.clues.unwrap_or(8);
         if !(1..=15).contains(&max_clues) {
-            return Err(Error::Option(format!("clue tokens must be 1 to 15, not {max_clues}")));
+            return Err(Error::Option(format!(
+                "clue tokens must be 1 to 15, not {max_clues}"
+            )));
         }
         let max_strikes = options.strikes.unwrap_or(3);
         if !(1..=7).contains(&max_strikes) {
-            return Err(Error::Option(format!("strikes must be 1 to 7, not {max_strikes}")));
+            return Err(Error::Option(format!(
+                "strikes must be 1 to 7, not {max_strikes}"
+            )));
         }
         Ok(Rules {
             variant,
@@ -106,5 +114,30 @@ impl Rules {
 
     pub fn perfect_score(&self) -> u8 {
         self.variant.perfect_score()
+    }
+}
+
+/// Seat names used when a game does not name its players.
+pub const DEFAULT_NAMES: [&str; MAX_PLAYERS] =
+    ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"];
+
+/// The score-scale words of the rule book for `score` out of `perfect` (scaled to a 25-point game
+/// for other deck sizes).
+///
+/// ```
+/// assert_eq!(hanabi_solver::rules::score_words(25, 25), "legendary, everyone left speechless");
+/// assert_eq!(hanabi_solver::rules::score_words(3, 25), "horrible, booed by the crowd");
+/// ```
+pub fn score_words(score: u8, perfect: u8) -> &'static str {
+    if score >= perfect {
+        return "legendary, everyone left speechless";
+    }
+    let scaled = (score as u32 * 25) / perfect.max(1) as u32;
+    match scaled {
+        0..=5 => "horrible, booed by the crowd",
+        6..=10 => "mediocre, just a hint of scattered applause",
+        11..=15 => "honorable attempt, but quickly forgotten",
+        16..=20 => "excellent, crowd pleasing",
+        _ => "amazing, they will be talking about it for weeks",
     }
 }

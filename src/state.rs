@@ -36,10 +36,16 @@ pub fn end_reason(rules: &Rules, state: &State) -> &'static str {
     match state.outcome {
         Outcome::Playing => "the game is still going on",
         Outcome::Lost if state.strikes >= rules.max_strikes => "the last strike was taken",
-        Outcome::Lost if state.final_turns == NO_LEGAL_ACTION => "the player to move had no legal action",
+        Outcome::Lost if state.final_turns == NO_LEGAL_ACTION => {
+            "the player to move had no legal action"
+        }
         Outcome::Lost => "a card still needed was lost for good",
-        Outcome::Finished if state.score(rules) == rules.perfect_score() => "every firework is complete",
-        Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => "the player to move had no legal action",
+        Outcome::Finished if state.score(rules) == rules.perfect_score() => {
+            "every firework is complete"
+        }
+        Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => {
+            "the player to move had no legal action"
+        }
         Outcome::Finished => "the final round after the last draw is over",
     }
 }
@@ -191,6 +197,18 @@ impl State {
         self.lost = (self.lost & !(3 << shift)) | (((now + count as u64) & 3) << shift);
     }
 
+    /// The same position with every hand sorted and the turn counter cleared: hand order and
+    /// the turn count never change what can happen next, so tests use this as a memo key.
+    pub fn normalized(&self) -> State {
+        let mut s = *self;
+        for p in 0..MAX_PLAYERS {
+            let n = s.hand_len[p] as usize;
+            s.hands[p][..n].sort_unstable();
+        }
+        s.turns = 0;
+        s
+    }
+
     /// The cards in `player`'s hand, oldest first.
     #[inline]
     pub fn hand(&self, player: usize) -> &[Card] {
@@ -243,7 +261,8 @@ impl State {
     pub fn can_clue(&self, rules: &Rules) -> bool {
         self.clues > 0
             && (rules.empty_clues
-                || (0..rules.players as usize).any(|p| p != self.turn as usize && self.hand_len[p] > 0))
+                || (0..rules.players as usize)
+                    .any(|p| p != self.turn as usize && self.hand_len[p] > 0))
     }
 
     #[inline]
@@ -292,14 +311,20 @@ impl State {
                 return Err(format!("the player to move has {n} cards, no slot {i}"))
             }
             Action::Discard(_) if !self.can_discard(rules) => {
-                return Err(format!("cannot discard with all {} clue tokens available", rules.max_clues))
+                return Err(format!(
+                    "cannot discard with all {} clue tokens available",
+                    rules.max_clues
+                ))
             }
             Action::Clue if self.clues == 0 => return Err("no clue token is available".into()),
             Action::Clue if !self.can_clue(rules) => {
                 return Err("no other player holds a card to clue (empty clues are off)".into())
             }
             Action::DeckPlay if !self.can_deck_play(deal) => {
-                return Err("a deck play needs the deck-plays option and exactly one card in the pile".into())
+                return Err(
+                    "a deck play needs the deck-plays option and exactly one card in the pile"
+                        .into(),
+                )
             }
             _ => {}
         }
@@ -343,7 +368,10 @@ impl State {
         if s.outcome != Outcome::Playing {
             return s;
         }
-        if s.stacks[..rules.variant.suits.len()].iter().all(|&h| h == rules.variant.ranks) {
+        if s.stacks[..rules.variant.suits.len()]
+            .iter()
+            .all(|&h| h == rules.variant.ranks)
+        {
             s.outcome = Outcome::Finished;
             return s;
         }
@@ -360,7 +388,11 @@ impl State {
         }
         s.turn = (s.turn + 1) % rules.players;
         if !s.has_legal_action(deal) {
-            s.outcome = if rules.endless { Outcome::Lost } else { Outcome::Finished };
+            s.outcome = if rules.endless {
+                Outcome::Lost
+            } else {
+                Outcome::Finished
+            };
             s.final_turns = NO_LEGAL_ACTION;
         }
         s
@@ -368,7 +400,9 @@ impl State {
 
     /// Whether the player to move has any legal action.
     pub fn has_legal_action(&self, deal: &Deal) -> bool {
-        self.hand_len[self.turn as usize] > 0 || self.can_clue(&deal.rules) || self.can_deck_play(deal)
+        self.hand_len[self.turn as usize] > 0
+            || self.can_clue(&deal.rules)
+            || self.can_deck_play(deal)
     }
 
     /// Removes and returns the card in `slot` of `player`'s hand; later cards move down a slot.

@@ -16,7 +16,12 @@ pub struct Suit {
 }
 
 const fn suit(name: &'static str, letter: char) -> Suit {
-    Suit { name, letter, one_each: false, rainbow: false }
+    Suit {
+        name,
+        letter,
+        one_each: false,
+        rainbow: false,
+    }
 }
 
 const RED: Suit = suit("Red", 'r');
@@ -25,8 +30,18 @@ const GREEN: Suit = suit("Green", 'g');
 const BLUE: Suit = suit("Blue", 'b');
 const PURPLE: Suit = suit("Purple", 'p');
 const TEAL: Suit = suit("Teal", 't');
-const BLACK: Suit = Suit { name: "Black", letter: 'k', one_each: true, rainbow: false };
-const RAINBOW: Suit = Suit { name: "Rainbow", letter: 'm', one_each: false, rainbow: true };
+const BLACK: Suit = Suit {
+    name: "Black",
+    letter: 'k',
+    one_each: true,
+    rainbow: false,
+};
+const RAINBOW: Suit = Suit {
+    name: "Rainbow",
+    letter: 'm',
+    one_each: false,
+    rainbow: true,
+};
 
 /// The six ordinary suits, in the order research decks take them.
 const ORDINARY: [Suit; 6] = [RED, YELLOW, GREEN, BLUE, PURPLE, TEAL];
@@ -44,14 +59,44 @@ pub struct Variant {
 
 /// The hanab.live variants this project knows: (CLI name, hanab.live name, id, suits).
 const KNOWN: &[(&str, &str, u32, &[Suit])] = &[
-    ("no-variant", "No Variant", 0, &[RED, YELLOW, GREEN, BLUE, PURPLE]),
-    ("six-suits", "6 Suits", 1, &[RED, YELLOW, GREEN, BLUE, PURPLE, TEAL]),
-    ("black", "Black (6 Suits)", 2, &[RED, YELLOW, GREEN, BLUE, PURPLE, BLACK]),
-    ("rainbow", "Rainbow (6 Suits)", 3, &[RED, YELLOW, GREEN, BLUE, PURPLE, RAINBOW]),
+    (
+        "no-variant",
+        "No Variant",
+        0,
+        &[RED, YELLOW, GREEN, BLUE, PURPLE],
+    ),
+    (
+        "six-suits",
+        "6 Suits",
+        1,
+        &[RED, YELLOW, GREEN, BLUE, PURPLE, TEAL],
+    ),
+    (
+        "black",
+        "Black (6 Suits)",
+        2,
+        &[RED, YELLOW, GREEN, BLUE, PURPLE, BLACK],
+    ),
+    (
+        "rainbow",
+        "Rainbow (6 Suits)",
+        3,
+        &[RED, YELLOW, GREEN, BLUE, PURPLE, RAINBOW],
+    ),
     ("four-suits", "4 Suits", 15, &[RED, YELLOW, GREEN, BLUE]),
-    ("rainbow-5", "Rainbow (5 Suits)", 16, &[RED, YELLOW, GREEN, BLUE, RAINBOW]),
+    (
+        "rainbow-5",
+        "Rainbow (5 Suits)",
+        16,
+        &[RED, YELLOW, GREEN, BLUE, RAINBOW],
+    ),
     ("three-suits", "3 Suits", 18, &[RED, YELLOW, GREEN]),
-    ("black-5", "Black (5 Suits)", 21, &[RED, YELLOW, GREEN, BLUE, BLACK]),
+    (
+        "black-5",
+        "Black (5 Suits)",
+        21,
+        &[RED, YELLOW, GREEN, BLUE, BLACK],
+    ),
 ];
 
 impl Variant {
@@ -65,7 +110,12 @@ impl Variant {
         KNOWN
             .iter()
             .find(|k| k.2 == id)
-            .map(|k| Variant { name: k.1.to_string(), id: Some(k.2), suits: k.3.to_vec(), ranks: 5 })
+            .map(|k| Variant {
+                name: k.1.to_string(),
+                id: Some(k.2),
+                suits: k.3.to_vec(),
+                ranks: 5,
+            })
             .ok_or_else(|| Error::UnknownVariant(format!("id {id}")))
     }
 
@@ -92,17 +142,24 @@ impl Variant {
 
     /// The names accepted by [`Variant::parse`], for help texts and error messages.
     pub fn known_names() -> Vec<String> {
-        KNOWN.iter().map(|k| format!("{} (\"{}\", id {})", k.0, k.1, k.2)).collect()
+        KNOWN
+            .iter()
+            .map(|k| format!("{} (\"{}\", id {})", k.0, k.1, k.2))
+            .collect()
     }
 
     /// A research deck as in DeepMind's Hanabi Learning Environment: `suits` ordinary suits
     /// (1..=6) of `ranks` ranks (1..=5).
     pub fn research(suits: u8, ranks: u8) -> Result<Variant, Error> {
         if !(1..=6).contains(&suits) {
-            return Err(Error::Option(format!("--suits must be 1 to 6, not {suits}")));
+            return Err(Error::Option(format!(
+                "--suits must be 1 to 6, not {suits}"
+            )));
         }
         if !(1..=5).contains(&ranks) {
-            return Err(Error::Option(format!("--ranks must be 1 to 5, not {ranks}")));
+            return Err(Error::Option(format!(
+                "--ranks must be 1 to 5, not {ranks}"
+            )));
         }
         Ok(Variant {
             name: format!("{suits} suits x {ranks} ranks"),
@@ -141,7 +198,11 @@ impl Variant {
 
     pub fn deck_size(&self) -> usize {
         (0..self.suits.len() as u8)
-            .map(|s| (1..=self.ranks).map(|r| self.copies(s, r) as usize).sum::<usize>())
+            .map(|s| {
+                (1..=self.ranks)
+                    .map(|r| self.copies(s, r) as usize)
+                    .sum::<usize>()
+            })
             .sum()
     }
 
@@ -152,7 +213,9 @@ impl Variant {
 
     /// Suit indices that a colour clue can name, in hanab.live's clue-colour order.
     pub fn clue_colours(&self) -> Vec<u8> {
-        (0..self.suits.len() as u8).filter(|&s| !self.suits[s as usize].rainbow).collect()
+        (0..self.suits.len() as u8)
+            .filter(|&s| !self.suits[s as usize].rainbow)
+            .collect()
     }
 
     /// Whether a colour clue naming suit index `colour` touches `card`.

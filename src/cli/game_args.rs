@@ -65,7 +65,11 @@ impl GameArgs {
     }
 
     /// Checked rules, with `players` and `variant` defaults taken from a seed name if any.
-    pub fn rules(&self, seed_players: Option<u8>, seed_variant: Option<Variant>) -> anyhow::Result<Rules> {
+    pub fn rules(
+        &self,
+        seed_players: Option<u8>,
+        seed_variant: Option<Variant>,
+    ) -> anyhow::Result<Rules> {
         let variant = self.variant(seed_variant)?;
         let players = self.players.or(seed_players).ok_or_else(|| {
             anyhow::anyhow!("say how many players with --players (or use a seed name like p2v0s1)")

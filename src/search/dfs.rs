@@ -1,0 +1,124 @@
+//! The hot loop: "can this position still reach score k?", depth first.
+//!
+//! Free of allocation (moves and keys live inline) and of logging. Each call reads as numbered
+//! steps: terminal check, bound cutoff, table probe, ordered moves, store.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::bounds::{upper_bound, BoundSet};
+use super::key::key;
+use super::order::ordered_moves;
+use super::table::Table;
+use crate::state::{Deal, State};
+
+/// The answer to one yes/no question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    /// A limit or another thread's success stopped the search before it knew.
+    Stopped,
+}
+
+/// What a search may use; every switch exists so tests can compare with and without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    pub bounds: BoundSet,
+    /// Merge moves on equivalent cards.
+    pub merge: bool,
+    /// Use the transposition table.
+    pub table: bool,
+}
+
+impl Tuning {
+    pub const FULL: Tuning = Tuning {
+        bounds: BoundSet::ALL,
+        merge: true,
+        table: true,
+    };
+}
+
+/// One thread's search: shared table and stop flags, its own node count.
+pub struct Searcher<'a> {
+    pub deal: &'a Deal,
+    pub table: &'a Table,
+    pub tuning: Tuning,
+    /// Set when a limit is reached: every search returns [`Answer::Stopped`].
+    pub stop: &'a AtomicBool,
+    /// Set when a sibling search has already answered yes.
+    pub done: &'a AtomicBool,
+    /// When to set `stop` by itself.
+    pub deadline: Option<Instant>,
+    pub nodes: u64,
+}
+
+impl Searcher<'_> {
+    #[cold]
+    fn should_stop(&self) -> bool {
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
+    }
+
+    /// Can the game from `state` end with a score of at least `k`?
+    pub fn reach(&mut self, state: &State, k: u8) -> Answer {
+        self.nodes += 1;
+        if self.nodes & 0x3ff == 0 && self.should_stop() {
+            return Answer::Stopped;
+        }
+        let rules = &self.deal.rules;
+        // 1. Terminal positions score themselves.
+        if state.is_over() {
+            return if state.score(rules) >= k {
+                Answer::Yes
+            } else {
+                Answer::No
+            };
+        }
+        if k == 0 {
+            return Answer::Yes;
+        }
+        // 2. Bound cutoff.
+        if upper_bound(self.deal, state, self.tuning.bounds) < k {
+            return Answer::No;
+        }
+        // 3. Table probe.
+        let key = if self.tuning.table {
+            let key = key(self.deal, state);
+            if let Some(b) = self.table.get(&key) {
+                if b.lo >= k {
+                    return Answer::Yes;
+                }
+                if b.hi < k {
+                    return Answer::No;
+                }
+            }
+            Some(key)
+        } else {
+            None
+        };
+        // 4. Ordered moves.
+        for action in ordered_moves(self.deal, state, self.tuning.merge) {
+            let child = state.apply_unchecked(self.deal, action);
+            match self.reach(&child, k) {
+                Answer::Yes => {
+                    if let Some(key) = key {
+                        self.table.raise_lower(key, k, rules.perfect_score());
+                    }
+                    return Answer::Yes;
+                }
+                Answer::Stopped => return Answer::Stopped,
+                Answer::No => {}
+            }
+        }
+        // 5. Store the refutation.
+        if let Some(key) = key {
+            self.table.lower_upper(key, k - 1);
+        }
+        Answer::No
+    }
+}

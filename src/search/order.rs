@@ -1,0 +1,77 @@
+//! Move generation for the search: equivalent moves merged, the rest in a promising order.
+//!
+//! Two cards with the same canonical code (the same card, or any two cards that can never be
+//! played) lead to positions with the same key, so only one of them is tried.
+
+use smallvec::SmallVec;
+
+use super::key::{card_code, TRASH};
+use crate::state::{Action, Deal, State};
+
+/// Moves of one position, best first.
+pub type Moves = SmallVec<[Action; 24]>;
+
+/// The distinct moves of the player to move, ordered: plays (fives first, then low ranks), a
+/// clue, discards of trash, then of cards with another copy left, misplays of trash, discards
+/// of last copies, and last the misplays of useful cards.
+pub fn ordered_moves(deal: &Deal, state: &State, merge: bool) -> Moves {
+    let rules = &deal.rules;
+    let p = state.turn as usize;
+    let hand = state.hand(p);
+    let mut scored: SmallVec<[(u8, Action); 24]> = SmallVec::new();
+    let mut seen: u64 = 0;
+    let can_discard = state.can_discard(rules);
+    for (i, &card) in hand.iter().enumerate() {
+        let code = card_code(rules, state, card);
+        if merge {
+            if seen & (1 << code) != 0 {
+                continue;
+            }
+            seen |= 1 << code;
+        }
+        let slot = i as u8;
+        if state.is_playable(card) {
+            let pri = if card.rank() == rules.variant.ranks {
+                0
+            } else {
+                1 + card.rank()
+            };
+            scored.push((pri, Action::Play(slot)));
+            if can_discard {
+                scored.push((60, Action::Discard(slot)));
+            }
+            continue;
+        }
+        if code == TRASH {
+            if can_discard {
+                scored.push((20, Action::Discard(slot)));
+            }
+            scored.push((40, Action::Play(slot)));
+            continue;
+        }
+        let spare = state.remaining(rules, card) > 1;
+        if can_discard {
+            scored.push((
+                if spare {
+                    30 + card.rank()
+                } else {
+                    50 + card.rank()
+                },
+                Action::Discard(slot),
+            ));
+        }
+        scored.push((70 + card.rank(), Action::Play(slot)));
+    }
+    if state.can_clue(rules) {
+        scored.push((10, Action::Clue));
+    }
+    if state.can_deck_play(deal) {
+        let card = deal.pile[state.drawn as usize];
+        scored.push((
+            if state.is_playable(card) { 0 } else { 80 },
+            Action::DeckPlay,
+        ));
+    }
+    scored.sort_by_key(|&(pri, _)| pri);
+    scored.into_iter().map(|(_, a)| a).collect()
+}

@@ -1,0 +1,232 @@
+//! The root of the search: narrowing the score between a line found and an upper bound,
+//! splitting the first plies across threads, and honouring time and memory limits.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::bounds::upper_bound;
+use super::dfs::{Answer, Searcher, Tuning};
+use super::key::key;
+use super::order::ordered_moves;
+use super::table::Table;
+use crate::state::{Action, Deal, State};
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    /// Worker threads (1: a plain sequential search with a reproducible node count).
+    pub threads: usize,
+    /// Memory cap of the transposition table, in MiB.
+    pub tt_mb: usize,
+    /// Stop after this long; the result then holds proven bounds, not an answer.
+    pub time_limit: Option<Duration>,
+    pub tuning: Tuning,
+}
+
+impl Default for SolveConfig {
+    fn default() -> Self {
+        SolveConfig {
+            threads: 1,
+            tt_mb: 1024,
+            time_limit: None,
+            tuning: Tuning::FULL,
+        }
+    }
+}
+
+/// What a search proved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The best final score: exact when `proven`, otherwise the lower bound.
+    pub max_score: u8,
+    pub perfect_score: u8,
+    /// False only when a limit stopped the search before the bounds met.
+    pub proven: bool,
+    /// A score some line reaches.
+    pub lower_bound: u8,
+    /// A score no line can beat.
+    pub upper_bound: u8,
+    /// A line from the position reaching `lower_bound`.
+    pub line: Vec<Action>,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Transposition-table entries stored.
+    pub table_entries: usize,
+}
+
+impl Solution {
+    /// Proven to reach the perfect score.
+    pub fn winnable(&self) -> bool {
+        self.lower_bound == self.perfect_score
+    }
+}
+
+/// Plies of the tree split across threads.
+const SPLIT_DEPTH: u32 = 2;
+
+struct Ctx<'a> {
+    deal: &'a Deal,
+    table: &'a Table,
+    tuning: Tuning,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    nodes: &'a AtomicU64,
+}
+
+impl Ctx<'_> {
+    fn searcher<'b>(&'b self, done: &'b AtomicBool) -> Searcher<'b> {
+        Searcher {
+            deal: self.deal,
+            table: self.table,
+            tuning: self.tuning,
+            stop: self.stop,
+            done,
+            deadline: self.deadline,
+            nodes: 0,
+        }
+    }
+
+    /// `reach` with the first `depth` plies searched in parallel.
+    fn reach_split(&self, state: &State, k: u8, depth: u32, done: &AtomicBool) -> Answer {
+        if depth == 0 || state.is_over() {
+            let mut s = self.searcher(done);
+            let answer = s.reach(state, k);
+            self.nodes.fetch_add(s.nodes, Ordering::Relaxed);
+            return answer;
+        }
+        let moves = ordered_moves(self.deal, state, self.tuning.merge);
+        let found = AtomicBool::new(false);
+        let answers: Vec<Answer> = moves
+            .par_iter()
+            .map(|&a| {
+                if found.load(Ordering::Relaxed) || done.load(Ordering::Relaxed) {
+                    return Answer::Stopped;
+                }
+                let child = state.apply_unchecked(self.deal, a);
+                let answer = self.reach_split(&child, k, depth - 1, &found);
+                if answer == Answer::Yes {
+                    found.store(true, Ordering::Relaxed);
+                }
+                answer
+            })
+            .collect();
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        let answer = if answers.contains(&Answer::Yes) {
+            Answer::Yes
+        } else if answers.contains(&Answer::Stopped) {
+            Answer::Stopped
+        } else {
+            Answer::No
+        };
+        if self.tuning.table {
+            let key = key(self.deal, state);
+            match answer {
+                Answer::Yes => self
+                    .table
+                    .raise_lower(key, k, self.deal.rules.perfect_score()),
+                Answer::No => self.table.lower_upper(key, k - 1),
+                Answer::Stopped => {}
+            }
+        }
+        answer
+    }
+
+    /// A line from `state` reaching `k`, which must be known reachable. Runs without limits.
+    fn line(&self, state: &State, k: u8) -> Vec<Action> {
+        let never = AtomicBool::new(false);
+        let unlimited = Ctx {
+            stop: &never,
+            deadline: None,
+            ..*self
+        };
+        let mut line = Vec::new();
+        let mut s = *state;
+        while !s.is_over() {
+            let next = ordered_moves(self.deal, &s, self.tuning.merge)
+                .into_iter()
+                .find(|&a| {
+                    let child = s.apply_unchecked(self.deal, a);
+                    let mut searcher = unlimited.searcher(&never);
+                    let yes = searcher.reach(&child, k) == Answer::Yes;
+                    self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
+                    yes
+                });
+            let a = next.expect("a position proven to reach k has a move that keeps k reachable");
+            line.push(a);
+            s = s.apply_unchecked(self.deal, a);
+        }
+        line
+    }
+}
+
+/// A quick line: always the first ordered move. Its score is a proven lower bound.
+fn greedy(deal: &Deal, state: &State, merge: bool) -> (u8, Vec<Action>) {
+    let mut s = *state;
+    let mut line = Vec::new();
+    while !s.is_over() {
+        let a = ordered_moves(deal, &s, merge)[0];
+        line.push(a);
+        s = s.apply_unchecked(deal, a);
+    }
+    (s.score(&deal.rules), line)
+}
+
+/// The best final score from `state` under `deal`, with a line that reaches it.
+///
+/// The answer does not depend on `config.threads`; only speed and node counts do.
+pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
+    let start = Instant::now();
+    let rules = &deal.rules;
+    let perfect = rules.perfect_score();
+    let table = Table::with_megabytes(config.tt_mb);
+    let stop = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
+    let ctx = Ctx {
+        deal,
+        table: &table,
+        tuning: config.tuning,
+        stop: &stop,
+        deadline: config.time_limit.map(|d| start + d),
+        nodes: &nodes,
+    };
+    let (mut lo, mut line) = greedy(deal, state, config.tuning.merge);
+    let mut hi = if state.is_over() {
+        lo
+    } else {
+        upper_bound(deal, state, config.tuning.bounds).max(lo)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()
+        .expect("a thread pool can be built");
+    let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
+    pool.install(|| {
+        while lo < hi {
+            let k = hi;
+            let never = AtomicBool::new(false);
+            match ctx.reach_split(state, k, depth, &never) {
+                Answer::Yes => {
+                    lo = k;
+                    line = ctx.line(state, k);
+                }
+                // Endless games score perfect or nothing.
+                Answer::No if rules.endless => hi = lo,
+                Answer::No => hi = k - 1,
+                Answer::Stopped => break,
+            }
+        }
+    });
+    Solution {
+        max_score: lo,
+        perfect_score: perfect,
+        proven: lo == hi,
+        lower_bound: lo,
+        upper_bound: hi,
+        line,
+        nodes: nodes.load(Ordering::Relaxed),
+        seconds: start.elapsed().as_secs_f64(),
+        table_entries: table.len(),
+    }
+}

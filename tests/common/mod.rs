@@ -1,0 +1,73 @@
+//! Helpers shared by the integration tests: a small deterministic random generator and random
+//! tiny games.
+
+#![allow(dead_code)]
+
+use hanabi_solver::card::Card;
+use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::state::{Deal, State};
+use hanabi_solver::variant::Variant;
+
+/// SplitMix64: deterministic test randomness without a dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo + 1)
+    }
+
+    pub fn coin(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// A random tiny research game: returns the rules, the shuffled deck, and the deal.
+pub fn random_tiny_game(
+    rng: &mut Rng,
+    max_cards: usize,
+    endless: Option<bool>,
+) -> (Rules, Vec<Card>, Deal, State) {
+    loop {
+        let suits = rng.range(2, 4) as u8;
+        let ranks = rng.range(2, 5) as u8;
+        let variant = Variant::research(suits, ranks).unwrap();
+        if variant.deck_size() > max_cards {
+            continue;
+        }
+        let players = rng.range(2, 3) as u8;
+        let options = Options {
+            hand_size: Some(rng.range(1, 3) as u8),
+            clues: Some(rng.range(1, 2) as u8),
+            strikes: Some(rng.range(1, 3) as u8),
+            empty_clues: rng.coin(),
+            deck_plays: rng.below(4) == 0,
+            endless: endless.unwrap_or_else(|| rng.below(3) == 0),
+        };
+        let Ok(rules) = Rules::new(variant, players, &options) else {
+            continue;
+        };
+        let mut deck = rules.variant.deck();
+        rng.shuffle(&mut deck);
+        let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
+        return (rules, deck, deal, state);
+    }
+}

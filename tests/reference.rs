@@ -1,0 +1,161 @@
+//! The solver against a deliberately simple reference: plain memoised search over whole states,
+//! every legal action of every slot, no bounds, no merging, no canonical keys.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{random_tiny_game, Rng};
+use hanabi_solver::line::final_state;
+use hanabi_solver::search::bounds::BoundSet;
+use hanabi_solver::search::{solve, SolveConfig, Tuning};
+use hanabi_solver::state::{Deal, State};
+
+/// The best final score from `state`, by brute force.
+fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u8 {
+    if state.is_over() {
+        return state.score(&deal.rules);
+    }
+    let key = state.normalized();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let best = state
+        .legal_actions(deal)
+        .into_iter()
+        .map(|a| {
+            reference(
+                deal,
+                &state.apply(deal, a).expect("listed actions are legal"),
+                memo,
+            )
+        })
+        .max()
+        .expect("a state in play has a legal action");
+    memo.insert(key, best);
+    best
+}
+
+fn check_many(
+    seed: u64,
+    games: usize,
+    max_cards: usize,
+    endless: Option<bool>,
+    config: &SolveConfig,
+) -> [usize; 2] {
+    let mut rng = Rng(seed);
+    let mut below_perfect = 0;
+    for g in 0..games {
+        let (rules, deck, deal, state) = random_tiny_game(&mut rng, max_cards, endless);
+        let t0 = std::time::Instant::now();
+        let expected = reference(&deal, &state, &mut HashMap::new());
+        let t1 = t0.elapsed();
+        let got = solve(&deal, &state, config);
+        if std::env::var("REF_TIMING").is_ok() {
+            eprintln!(
+                "game {g}: cards {} ref {:?} solver {:?} nodes {}",
+                deck.len(),
+                t1,
+                t0.elapsed() - t1,
+                got.nodes
+            );
+        }
+        let names: Vec<String> = deck.iter().map(|&c| rules.variant.card_name(c)).collect();
+        assert!(got.proven, "game {g} not proven");
+        assert_eq!(
+            got.max_score, expected,
+            "game {g}: {rules:?} deck {names:?}"
+        );
+        let end = final_state(&deal, &state, &got.line).unwrap_or_else(|e| panic!("game {g}: {e}"));
+        assert_eq!(
+            end.score(&rules),
+            got.max_score,
+            "game {g}: the line's score"
+        );
+        if expected < rules.perfect_score() {
+            below_perfect += 1;
+        }
+    }
+    [games, below_perfect]
+}
+
+#[test]
+fn agrees_with_reference_on_random_tiny_decks() {
+    let [n, below] = check_many(1, 300, 12, None, &SolveConfig::default());
+    assert!(
+        below >= n / 20,
+        "too few deals below perfect to be a real test: {below} of {n}"
+    );
+}
+
+#[test]
+fn agrees_with_reference_in_endless_mode() {
+    check_many(2, 150, 12, Some(true), &SolveConfig::default());
+}
+
+#[test]
+fn agrees_with_reference_on_larger_decks() {
+    check_many(3, 40, 14, Some(false), &SolveConfig::default());
+}
+
+#[test]
+fn agrees_with_reference_with_threads() {
+    let config = SolveConfig {
+        threads: 3,
+        ..SolveConfig::default()
+    };
+    check_many(4, 100, 12, None, &config);
+}
+
+/// Each pruning rule on its own, and all off: answers must not change.
+#[test]
+fn each_pruning_rule_keeps_answers() {
+    let variants = [
+        Tuning {
+            bounds: BoundSet::NONE,
+            merge: false,
+            table: true,
+        },
+        Tuning {
+            bounds: BoundSet {
+                copies: true,
+                ..BoundSet::NONE
+            },
+            merge: false,
+            table: true,
+        },
+        Tuning {
+            bounds: BoundSet {
+                pace: true,
+                ..BoundSet::NONE
+            },
+            merge: false,
+            table: true,
+        },
+        Tuning {
+            bounds: BoundSet {
+                timing: true,
+                ..BoundSet::NONE
+            },
+            merge: false,
+            table: true,
+        },
+        Tuning {
+            bounds: BoundSet::NONE,
+            merge: true,
+            table: true,
+        },
+        Tuning {
+            bounds: BoundSet::ALL,
+            merge: true,
+            table: false,
+        },
+    ];
+    for (i, tuning) in variants.iter().enumerate() {
+        let config = SolveConfig {
+            tuning: *tuning,
+            ..SolveConfig::default()
+        };
+        check_many(100 + i as u64, 60, 12, None, &config);
+    }
+}
