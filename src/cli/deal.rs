@@ -1,11 +1,9 @@
 //! `hanabi-solver deal SEED`.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use hanabi_solver::card::Card;
-use hanabi_solver::rules::Rules;
-use hanabi_solver::seed::{parse_seed_name, shuffled_deck};
-use hanabi_solver::variant::Variant;
+use hanabi_solver::seed::shuffled_deck;
 use std::io::Write;
 
 #[derive(Args, Debug)]
@@ -23,7 +21,7 @@ pub struct DealArgs {
 const NAMES: [&str; 6] = ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"];
 
 pub fn run(args: DealArgs) -> anyhow::Result<()> {
-    let rules = rules_for(&args)?;
+    let rules = args.game.rules_for_seed(&args.seed)?;
     let deck = shuffled_deck(&args.seed, &rules.variant);
     let h = rules.hand_size as usize;
     let n = rules.players as usize;
@@ -70,41 +68,4 @@ fn print(text: &str) -> anyhow::Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing the deal"),
         _ => Ok(()),
     }
-}
-
-/// Players and variant from the seed name when it is a hanab.live one (explicit options must
-/// agree with it), otherwise from the options.
-fn rules_for(args: &DealArgs) -> anyhow::Result<Rules> {
-    let game = &args.game;
-    let Some((players, variant_id)) = parse_seed_name(&args.seed)? else {
-        if game.players.is_none() {
-            bail!(
-                "{:?} is not a hanab.live seed name (p{{players}}v{{variant id}}s{{suffix}}, e.g. p2v0s1), \
-                 so say how many players with --players",
-                args.seed
-            );
-        }
-        return game.rules(None, None);
-    };
-    let variant = Variant::by_id(variant_id).with_context(|| format!("seed {}", args.seed))?;
-    if let Some(p) = game.players {
-        if p != players {
-            bail!(
-                "seed {} is a {players}-player seed but --players says {p}",
-                args.seed
-            );
-        }
-    }
-    if game.variant.is_some() || game.suits.is_some() {
-        let given = game.variant(None)?;
-        if given.id != Some(variant_id) {
-            bail!(
-                "seed {} is for {} (id {variant_id}) but the options ask for {}",
-                args.seed,
-                variant.name,
-                given.name
-            );
-        }
-    }
-    game.rules(Some(players), Some(variant))
 }

@@ -1,7 +1,9 @@
 //! The rule options shared by every command that sets up a game.
 
+use anyhow::{bail, Context};
 use clap::Args;
 use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::seed::parse_seed_name;
 use hanabi_solver::variant::Variant;
 
 /// Options that say which game is played. Unset values come from the seed name or the defaults.
@@ -75,5 +77,42 @@ impl GameArgs {
             anyhow::anyhow!("say how many players with --players (or use a seed name like p2v0s1)")
         })?;
         Ok(Rules::new(variant, players, &self.options())?)
+    }
+
+    /// Rules for a seed string: a hanab.live name `p{players}v{id}s{n}` fixes players and
+    /// variant (options that contradict it are refused); any other string needs `--players`.
+    pub fn rules_for_seed(&self, seed: &str) -> anyhow::Result<Rules> {
+        let game = self;
+        let Some((players, variant_id)) = parse_seed_name(seed)? else {
+            if game.players.is_none() {
+                bail!(
+                    "{:?} is not a hanab.live seed name (p{{players}}v{{variant id}}s{{suffix}}, e.g. p2v0s1), \
+                     so say how many players with --players",
+                    seed
+                );
+            }
+            return game.rules(None, None);
+        };
+        let variant = Variant::by_id(variant_id).with_context(|| format!("seed {}", seed))?;
+        if let Some(p) = game.players {
+            if p != players {
+                bail!(
+                    "seed {} is a {players}-player seed but --players says {p}",
+                    seed
+                );
+            }
+        }
+        if game.variant.is_some() || game.suits.is_some() {
+            let given = game.variant(None)?;
+            if given.id != Some(variant_id) {
+                bail!(
+                    "seed {} is for {} (id {variant_id}) but the options ask for {}",
+                    seed,
+                    variant.name,
+                    given.name
+                );
+            }
+        }
+        game.rules(Some(players), Some(variant))
     }
 }

@@ -3,6 +3,7 @@
 mod deal;
 mod game_args;
 mod replay;
+mod solve;
 
 use clap::{Parser, Subcommand};
 
@@ -22,6 +23,8 @@ pub enum Command {
     Deal(deal::DealArgs),
     /// Replay a hanab.live game export, checking every action against the rules.
     Replay(replay::ReplayArgs),
+    /// Find the maximum score of a deal with every card known, and an optimal line.
+    Solve(solve::SolveArgs),
 }
 
 pub fn run() -> anyhow::Result<()> {
@@ -29,6 +32,7 @@ pub fn run() -> anyhow::Result<()> {
     match cli.command {
         Command::Deal(args) => deal::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

@@ -50,12 +50,17 @@ pub struct Searcher<'a> {
     pub done: &'a AtomicBool,
     /// When to set `stop` by itself.
     pub deadline: Option<Instant>,
+    /// Give up (answer [`Answer::Stopped`]) after this many nodes, without setting `stop`.
+    pub node_limit: u64,
     pub nodes: u64,
 }
 
 impl Searcher<'_> {
     #[cold]
     fn should_stop(&self) -> bool {
+        if self.nodes >= self.node_limit {
+            return true;
+        }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
                 self.stop.store(true, Ordering::Relaxed);

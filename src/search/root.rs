@@ -72,10 +72,16 @@ struct Ctx<'a> {
     tuning: Tuning,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
+    /// Node budget of each sequential sub-search of one question.
+    node_limit: u64,
     nodes: &'a AtomicU64,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn clone_ref(&self) -> Ctx<'a> {
+        Ctx { ..*self }
+    }
+
     fn searcher<'b>(&'b self, done: &'b AtomicBool) -> Searcher<'b> {
         Searcher {
             deal: self.deal,
@@ -84,6 +90,7 @@ impl Ctx<'_> {
             stop: self.stop,
             done,
             deadline: self.deadline,
+            node_limit: self.node_limit,
             nodes: 0,
         }
     }
@@ -161,6 +168,17 @@ impl Ctx<'_> {
     }
 }
 
+/// Node budget of the first, optimistic question.
+const QUICK_NODES: u64 = 20_000;
+
+fn final_score(deal: &Deal, state: &State, line: &[Action]) -> u8 {
+    let mut s = *state;
+    for &a in line {
+        s = s.apply_unchecked(deal, a);
+    }
+    s.score(&deal.rules)
+}
+
 /// A quick line: always the first ordered move. Its score is a proven lower bound.
 fn greedy(deal: &Deal, state: &State, merge: bool) -> (u8, Vec<Action>) {
     let mut s = *state;
@@ -189,6 +207,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         tuning: config.tuning,
         stop: &stop,
         deadline: config.time_limit.map(|d| start + d),
+        node_limit: u64::MAX,
         nodes: &nodes,
     };
     let (mut lo, mut line) = greedy(deal, state, config.tuning.merge);
@@ -203,17 +222,35 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         .expect("a thread pool can be built");
     let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
     pool.install(|| {
+        // Most deals reach their upper bound, and then one search finds the line; try that
+        // first within a small budget.
+        if lo < hi {
+            let quick = Ctx {
+                node_limit: QUICK_NODES,
+                ..ctx.clone_ref()
+            };
+            let never = AtomicBool::new(false);
+            match quick.reach_split(state, hi, depth, &never) {
+                Answer::Yes => {
+                    line = ctx.line(state, hi);
+                    lo = hi;
+                }
+                Answer::No => hi = if rules.endless { lo } else { hi - 1 },
+                Answer::Stopped => {}
+            }
+        }
+        // Then climb from the best line found: a question just above the true maximum is
+        // refuted far sooner than one far above it, because the bounds cut more.
         while lo < hi {
-            let k = hi;
+            let k = lo + 1;
+            let k = if rules.endless { hi } else { k };
             let never = AtomicBool::new(false);
             match ctx.reach_split(state, k, depth, &never) {
                 Answer::Yes => {
-                    lo = k;
                     line = ctx.line(state, k);
+                    lo = final_score(deal, state, &line).max(k);
                 }
-                // Endless games score perfect or nothing.
-                Answer::No if rules.endless => hi = lo,
-                Answer::No => hi = k - 1,
+                Answer::No => hi = if rules.endless { lo } else { k - 1 },
                 Answer::Stopped => break,
             }
         }
