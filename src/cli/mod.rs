@@ -1,5 +1,6 @@
 //! Command-line parsing (clap derive) and dispatch to one module per command.
 
+mod bench;
 mod deal;
 mod game_args;
 mod replay;
@@ -19,6 +20,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Solve the fixed bench deals of positions/bench one at a time; report speed and a signature.
+    Bench(bench::BenchArgs),
     /// Show the hands and draw pile that a hanab.live seed deals.
     Deal(deal::DealArgs),
     /// Replay a hanab.live game export, checking every action against the rules.
@@ -30,6 +33,7 @@ pub enum Command {
 pub fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Bench(args) => bench::run(args),
         Command::Deal(args) => deal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),

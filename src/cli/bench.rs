@@ -1,0 +1,304 @@
+//! `hanabi-solver bench`: solves the fixed deals of `positions/bench/` one at a time and reports
+//! speed and a signature (the total node count, which changes only when the search does).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::Args;
+use hanabi_solver::benchset::{self, BenchDeal, BenchSet};
+use hanabi_solver::search::{solve, SolveConfig};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use super::solve::SearchArgs;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Set to solve: a file name of the sets folder without `.txt`, `default` (every set not
+    /// tagged slow) or `all`. Repeat or separate with commas. Default: `default`.
+    #[arg(long = "set", value_name = "NAME", value_delimiter = ',')]
+    pub sets: Vec<String>,
+    /// Worker threads for each solve. With 1 the node counts, and so the signature, are
+    /// reproducible.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Memory cap of the transposition table of each solve, in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub tt_mb: usize,
+    /// Stop each deal after this many seconds (it then counts as undecided, and the signature
+    /// is no longer reproducible). Default: no limit.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Solve only the first N deals of each set.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Folder of the sets (default: positions/bench of the source tree this was built from).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// List the sets and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Also print every deal's result.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One solved deal.
+#[derive(Serialize, Debug)]
+struct DealResult {
+    label: String,
+    max_score: u8,
+    perfect_score: u8,
+    proven: bool,
+    winnable: bool,
+    lower_bound: u8,
+    upper_bound: u8,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// Figures over some deals.
+#[derive(Serialize, Debug)]
+struct Summary {
+    deals: usize,
+    decided: usize,
+    winnable: usize,
+    seconds: f64,
+    deals_per_second: f64,
+    nodes_per_second: f64,
+    nodes: u64,
+    median_seconds: f64,
+    max_seconds: f64,
+}
+
+impl Summary {
+    fn of<'a>(results: impl Iterator<Item = &'a DealResult>) -> Summary {
+        let results: Vec<&DealResult> = results.collect();
+        let mut times: Vec<f64> = results.iter().map(|r| r.seconds).collect();
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        let median = match n {
+            0 => 0.0,
+            _ if n % 2 == 1 => times[n / 2],
+            _ => (times[n / 2 - 1] + times[n / 2]) / 2.0,
+        };
+        let seconds: f64 = times.iter().sum();
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let rate = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
+        Summary {
+            deals: n,
+            decided: results.iter().filter(|r| r.proven).count(),
+            winnable: results.iter().filter(|r| r.winnable).count(),
+            seconds,
+            deals_per_second: rate(n as f64),
+            nodes_per_second: rate(nodes as f64),
+            nodes,
+            median_seconds: median,
+            max_seconds: times.last().copied().unwrap_or(0.0),
+        }
+    }
+}
+
+#[derive(Serialize, Debug)]
+struct SetReport {
+    name: String,
+    description: String,
+    #[serde(flatten)]
+    summary: Summary,
+    results: Vec<DealResult>,
+}
+
+/// Solves one deal and checks that the line reaches the score claimed.
+fn run_deal(d: &BenchDeal, config: &SolveConfig) -> anyhow::Result<DealResult> {
+    let (deal, state) = d.deal();
+    let start = Instant::now();
+    let solution = solve(&deal, &state, config);
+    let seconds = start.elapsed().as_secs_f64();
+    let mut s = state;
+    for (i, &a) in solution.line.iter().enumerate() {
+        s = s.apply(&deal, a).map_err(|e| {
+            anyhow::anyhow!(
+                "internal error: {}: line action {i} is illegal: {e}",
+                d.label
+            )
+        })?;
+    }
+    if !s.is_over() || s.score(&deal.rules) != solution.lower_bound {
+        bail!(
+            "internal error: {}: the line does not finish the game at the score the search claims ({})",
+            d.label,
+            solution.lower_bound
+        );
+    }
+    Ok(DealResult {
+        label: d.label.clone(),
+        max_score: solution.max_score,
+        perfect_score: solution.perfect_score,
+        proven: solution.proven,
+        winnable: solution.winnable(),
+        lower_bound: solution.lower_bound,
+        upper_bound: solution.upper_bound,
+        nodes: solution.nodes,
+        seconds,
+    })
+}
+
+fn progress(total: usize, json: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(total as u64),
+        if std::io::stderr().is_terminal() && !json {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn list(sets: &[BenchSet]) {
+    for s in sets {
+        println!(
+            "{:<16} {:>4} deals{}  {}",
+            s.name,
+            s.deals.len(),
+            if s.slow { " (slow)" } else { "       " },
+            s.description
+        );
+    }
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    let config = SearchArgs {
+        threads: Some(args.threads),
+        tt_mb: args.tt_mb,
+        time_limit: args.time_limit,
+    }
+    .config()?;
+    if args.limit == Some(0) {
+        bail!("--limit must be at least 1");
+    }
+    let dir = args.dir.clone().unwrap_or_else(benchset::default_dir);
+    if args.list {
+        list(&benchset::load_all(&dir)?);
+        return Ok(());
+    }
+    let sets = benchset::select(&dir, &args.sets)?;
+    let limit = args.limit.unwrap_or(usize::MAX);
+    let total: usize = sets.iter().map(|s| s.deals.len().min(limit)).sum();
+    let bar = progress(total, args.json);
+    let mut reports = Vec::new();
+    for set in &sets {
+        let mut results = Vec::new();
+        for d in set.deals.iter().take(limit) {
+            bar.set_message(format!("{} {}", set.name, d.label));
+            results.push(run_deal(d, &config)?);
+            bar.inc(1);
+        }
+        reports.push(SetReport {
+            name: set.name.clone(),
+            description: set.description.clone(),
+            summary: Summary::of(results.iter()),
+            results,
+        });
+    }
+    bar.finish_and_clear();
+    let all = Summary::of(reports.iter().flat_map(|r| r.results.iter()));
+    let stopped = all.deals - all.decided;
+    let mut caveats = Vec::new();
+    if config.threads > 1 {
+        caveats.push(format!("{} threads", config.threads));
+    }
+    if stopped > 0 {
+        caveats.push(format!("{stopped} deals stopped by the time limit"));
+    }
+    if args.json {
+        let out = serde_json::json!({
+            "threads": config.threads,
+            "tt_mb": config.tt_mb,
+            "time_limit": args.time_limit,
+            "limit": args.limit,
+            "sets": reports,
+            "total": all,
+            "signature": all.nodes,
+            "reproducible": caveats.is_empty(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "Bench: {} sets, {} deals, {} thread{}, table {} MiB, {}{}",
+        reports.len(),
+        all.deals,
+        config.threads,
+        if config.threads == 1 { "" } else { "s" },
+        config.tt_mb,
+        match args.time_limit {
+            Some(t) => format!("time limit {t} s a deal"),
+            None => "no time limit".to_string(),
+        },
+        match args.limit {
+            Some(n) => format!(", first {n} deals of each set"),
+            None => String::new(),
+        }
+    );
+    println!(
+        "{:<16} {:>5} {:>7} {:>8} {:>9} {:>9} {:>13} {:>9} {:>8}",
+        "set", "deals", "decided", "winnable", "deals/s", "nodes/s", "nodes", "median s", "max s"
+    );
+    let row = |name: &str, s: &Summary| {
+        println!(
+            "{:<16} {:>5} {:>7} {:>8} {:>9.1} {:>8.2}M {:>13} {:>9.6} {:>8.3}",
+            name,
+            s.deals,
+            s.decided,
+            s.winnable,
+            s.deals_per_second,
+            s.nodes_per_second / 1e6,
+            s.nodes,
+            s.median_seconds,
+            s.max_seconds
+        );
+    };
+    for r in &reports {
+        row(&r.name, &r.summary);
+        if args.verbose {
+            for d in &r.results {
+                println!(
+                    "    {:<28} {:>2}/{:<2} {:<11} {:>13} nodes {:>9.4} s",
+                    d.label,
+                    d.max_score,
+                    d.perfect_score,
+                    if d.proven {
+                        "proven".to_string()
+                    } else {
+                        format!("in {}..={}", d.lower_bound, d.upper_bound)
+                    },
+                    d.nodes,
+                    d.seconds
+                );
+            }
+        }
+    }
+    row("total", &all);
+    if caveats.is_empty() {
+        println!(
+            "signature: {} (total nodes; it changes only when the search does)",
+            all.nodes
+        );
+    } else {
+        println!(
+            "signature: {} (total nodes; NOT reproducible: {})",
+            all.nodes,
+            caveats.join(", ")
+        );
+    }
+    Ok(())
+}
