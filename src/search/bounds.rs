@@ -13,7 +13,8 @@ pub struct BoundSet {
     /// Turns left: one play per card action before the pile runs out, one per final turn.
     pub pace: bool,
     /// When each needed card can first be drawn: a firework's cards must be played in order,
-    /// each after it is drawn, all before the game ends.
+    /// each after it is drawn, all before the game ends. The pile's last card can only be
+    /// played on the game's last turn (its drawer's final turn), unless deck plays are on.
     pub timing: bool,
 }
 
@@ -72,10 +73,14 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
                         None => break,
                         Some(j) => {
                             let offset = j - state.drawn;
-                            if rules.deck_plays && offset + 1 == pile_left {
+                            if offset + 1 < pile_left {
+                                offset + 2
+                            } else if rules.deck_plays {
+                                // Played blind from the pile.
                                 offset + 1
                             } else {
-                                offset + 2
+                                // The last card drawn: its drawer's next turn is the game's last.
+                                slots
                             }
                         }
                     }

@@ -6,11 +6,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use smallvec::SmallVec;
+
 use super::bounds::{upper_bound, BoundSet};
 use super::key::key;
 use super::order::ordered_moves;
 use super::table::Table;
-use crate::state::{Deal, State};
+use crate::state::{Action, Deal, State};
 
 /// The answer to one yes/no question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +71,27 @@ impl Searcher<'_> {
         self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
     }
 
+    /// The children of `state` that might still reach `k`, with the actions leading to them:
+    /// highest bound first, the move order breaking ties. Children whose bound falls short of
+    /// `k` are dropped.
+    pub fn children(&self, state: &State, k: u8) -> SmallVec<[(Action, State); 24]> {
+        let rules = &self.deal.rules;
+        let mut scored: SmallVec<[(u8, Action, State); 24]> = SmallVec::new();
+        for action in ordered_moves(self.deal, state, self.tuning.merge) {
+            let child = state.apply_unchecked(self.deal, action);
+            let ub = if child.is_over() {
+                child.score(rules)
+            } else {
+                upper_bound(self.deal, &child, self.tuning.bounds)
+            };
+            if ub >= k {
+                scored.push((ub, action, child));
+            }
+        }
+        scored.sort_by_key(|x| std::cmp::Reverse(x.0));
+        scored.into_iter().map(|(_, a, c)| (a, c)).collect()
+    }
+
     /// Can the game from `state` end with a score of at least `k`?
     pub fn reach(&mut self, state: &State, k: u8) -> Answer {
         self.nodes += 1;
@@ -107,9 +130,9 @@ impl Searcher<'_> {
             None
         };
         // 4. Ordered moves.
-        for action in ordered_moves(self.deal, state, self.tuning.merge) {
-            let child = state.apply_unchecked(self.deal, action);
-            match self.reach(&child, k) {
+        let children = self.children(state, k);
+        for (_, child) in &children {
+            match self.reach(child, k) {
                 Answer::Yes => {
                     if let Some(key) = key {
                         self.table.raise_lower(key, k, rules.perfect_score());

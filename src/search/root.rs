@@ -103,16 +103,15 @@ impl<'a> Ctx<'a> {
             self.nodes.fetch_add(s.nodes, Ordering::Relaxed);
             return answer;
         }
-        let moves = ordered_moves(self.deal, state, self.tuning.merge);
+        let children = self.searcher(done).children(state, k);
         let found = AtomicBool::new(false);
-        let answers: Vec<Answer> = moves
+        let answers: Vec<Answer> = children
             .par_iter()
-            .map(|&a| {
+            .map(|(_, child)| {
                 if found.load(Ordering::Relaxed) || done.load(Ordering::Relaxed) {
                     return Answer::Stopped;
                 }
-                let child = state.apply_unchecked(self.deal, a);
-                let answer = self.reach_split(&child, k, depth - 1, &found);
+                let answer = self.reach_split(child, k, depth - 1, &found);
                 if answer == Answer::Yes {
                     found.store(true, Ordering::Relaxed);
                 }
@@ -140,30 +139,29 @@ impl<'a> Ctx<'a> {
         answer
     }
 
-    /// A line from `state` reaching `k`, which must be known reachable. Runs without limits.
+    /// A line from `state` reaching `k`, which must be known reachable. It follows the order
+    /// the search itself used, so the table already holds the answer for almost every step.
     fn line(&self, state: &State, k: u8) -> Vec<Action> {
         let never = AtomicBool::new(false);
         let unlimited = Ctx {
             stop: &never,
             deadline: None,
+            node_limit: u64::MAX,
             ..*self
         };
+        let mut searcher = unlimited.searcher(&never);
         let mut line = Vec::new();
         let mut s = *state;
         while !s.is_over() {
-            let next = ordered_moves(self.deal, &s, self.tuning.merge)
+            let (a, child) = searcher
+                .children(&s, k)
                 .into_iter()
-                .find(|&a| {
-                    let child = s.apply_unchecked(self.deal, a);
-                    let mut searcher = unlimited.searcher(&never);
-                    let yes = searcher.reach(&child, k) == Answer::Yes;
-                    self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
-                    yes
-                });
-            let a = next.expect("a position proven to reach k has a move that keeps k reachable");
+                .find(|(_, child)| searcher.reach(child, k) == Answer::Yes)
+                .expect("a position proven to reach k has a move that keeps k reachable");
             line.push(a);
-            s = s.apply_unchecked(self.deal, a);
+            s = child;
         }
+        self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
         line
     }
 }
