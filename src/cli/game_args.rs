@@ -9,7 +9,7 @@ use hanabi_solver::variant::Variant;
 /// Options that say which game is played. Unset values come from the seed name or the defaults.
 #[derive(Args, Debug, Clone, Default)]
 pub struct GameArgs {
-    /// Number of players, 2 to 6 (read from a hanab.live seed name `p{players}v{id}s{n}` if omitted).
+    /// Number of players, 2 to 6 (taken from a hanab.live seed name such as p2v0s1 if omitted).
     #[arg(long)]
     pub players: Option<u8>,
     /// Variant: no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits,

@@ -94,6 +94,16 @@ impl Searcher<'_> {
 
     /// Can the game from `state` end with a score of at least `k`?
     pub fn reach(&mut self, state: &State, k: u8) -> Answer {
+        if !state.is_over() && k > 0 && upper_bound(self.deal, state, self.tuning.bounds) < k {
+            self.nodes += 1;
+            return Answer::No;
+        }
+        self.reach_within_bound(state, k)
+    }
+
+    /// [`Searcher::reach`] for a position whose bound is already known to be at least `k`
+    /// (the children that [`Searcher::children`] returns).
+    fn reach_within_bound(&mut self, state: &State, k: u8) -> Answer {
         self.nodes += 1;
         if self.nodes & 0x3ff == 0 && self.should_stop() {
             return Answer::Stopped;
@@ -110,10 +120,7 @@ impl Searcher<'_> {
         if k == 0 {
             return Answer::Yes;
         }
-        // 2. Bound cutoff.
-        if upper_bound(self.deal, state, self.tuning.bounds) < k {
-            return Answer::No;
-        }
+        // 2. Bound cutoff: done by the caller, which has the bound already.
         // 3. Table probe.
         let key = if self.tuning.table {
             let key = key(self.deal, state);
@@ -132,7 +139,7 @@ impl Searcher<'_> {
         // 4. Ordered moves.
         let children = self.children(state, k);
         for (_, child) in &children {
-            match self.reach(child, k) {
+            match self.reach_within_bound(child, k) {
                 Answer::Yes => {
                     if let Some(key) = key {
                         self.table.raise_lower(key, k, rules.perfect_score());
