@@ -180,6 +180,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         threads: Some(args.threads),
         tt_mb: args.tt_mb,
         time_limit: args.time_limit,
+        max_nodes: None,
     }
     .config()?;
     if args.limit == Some(0) {

@@ -46,6 +46,10 @@ pub struct SearchArgs {
     /// Stop after this many seconds; the result then gives proven bounds, marked unproven.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Stop after about this many search nodes (reproducible with --threads 1); like the time
+    /// limit, the result then gives proven bounds.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
 }
 
 impl SearchArgs {
@@ -67,6 +71,7 @@ impl SearchArgs {
             threads,
             tt_mb: self.tt_mb,
             time_limit,
+            max_nodes: self.max_nodes,
             tuning: Tuning::FULL,
         })
     }

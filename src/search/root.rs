@@ -22,6 +22,9 @@ pub struct SolveConfig {
     pub tt_mb: usize,
     /// Stop after this long; the result then holds proven bounds, not an answer.
     pub time_limit: Option<Duration>,
+    /// Stop after about this many nodes (exactly reproducible with one thread); like the time
+    /// limit, the result then holds proven bounds.
+    pub max_nodes: Option<u64>,
     pub tuning: Tuning,
 }
 
@@ -31,6 +34,7 @@ impl Default for SolveConfig {
             threads: 1,
             tt_mb: 1024,
             time_limit: None,
+            max_nodes: None,
             tuning: Tuning::FULL,
         }
     }
@@ -219,12 +223,18 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         .build()
         .expect("a thread pool can be built");
     let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
+    // Nodes left under `config.max_nodes` (each sequential sub-search gets at most this).
+    let budget = |nodes: &AtomicU64| {
+        config.max_nodes.map_or(u64::MAX, |m| {
+            m.saturating_sub(nodes.load(Ordering::Relaxed))
+        })
+    };
     pool.install(|| {
         // Most deals reach their upper bound, and then one search finds the line; try that
         // first within a small budget.
         if lo < hi {
             let quick = Ctx {
-                node_limit: QUICK_NODES,
+                node_limit: QUICK_NODES.min(budget(&nodes)),
                 ..ctx.clone_ref()
             };
             let never = AtomicBool::new(false);
@@ -243,7 +253,14 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             let k = lo + 1;
             let k = if rules.endless { hi } else { k };
             let never = AtomicBool::new(false);
-            match ctx.reach_split(state, k, depth, &never) {
+            let limited = Ctx {
+                node_limit: budget(&nodes),
+                ..ctx.clone_ref()
+            };
+            if limited.node_limit == 0 {
+                break;
+            }
+            match limited.reach_split(state, k, depth, &never) {
                 Answer::Yes => {
                     line = ctx.line(state, k);
                     lo = final_score(deal, state, &line).max(k);
