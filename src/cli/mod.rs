@@ -6,6 +6,7 @@ mod game_args;
 mod replay;
 mod solve;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 pub use game_args::GameArgs;
@@ -31,7 +32,28 @@ pub enum Command {
 }
 
 pub fn run() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // clap's own message spans several lines; keep those that name the problem.
+            let text = e.to_string();
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("tip:"))
+                .collect();
+            anyhow::bail!(
+                "{} (see --help)",
+                lines.join(" ").trim_start_matches("error: ")
+            );
+        }
+    };
     match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Deal(args) => deal::run(args),
