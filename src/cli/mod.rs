@@ -4,6 +4,7 @@ mod bench;
 mod deal;
 mod game_args;
 mod replay;
+mod seeds;
 mod solve;
 
 use clap::error::ErrorKind;
@@ -27,6 +28,8 @@ pub enum Command {
     Deal(deal::DealArgs),
     /// Replay a hanab.live game export, checking every action against the rules.
     Replay(replay::ReplayArgs),
+    /// Solve a range of seeds in parallel, one JSON line per seed (resumable), and summarise.
+    Seeds(seeds::SeedsArgs),
     /// Find the maximum score of a deal with every card known, and an optimal line.
     Solve(solve::SolveArgs),
 }
@@ -58,6 +61,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Deal(args) => deal::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Seeds(args) => seeds::run(args),
         Command::Solve(args) => solve::run(args),
     }
 }

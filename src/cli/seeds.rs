@@ -1,0 +1,526 @@
+//! `hanabi-solver seeds`: solves a range of seeds in parallel (one seed per thread), appends a
+//! JSON line per seed to `--out` as each finishes (skipping seeds the file already holds), and
+//! prints a summary; `--summarize` rebuilds the summary from such files.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context};
+use clap::Args;
+use hanabi_solver::batch::{self, Entry, Game, Outcome, Record, Shard, Summary};
+use hanabi_solver::rules::Rules;
+use hanabi_solver::search::{solve, SolveConfig};
+use hanabi_solver::seed::shuffled_deck;
+use hanabi_solver::state::Deal;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use super::GameArgs;
+
+#[derive(Args, Debug)]
+pub struct SeedsArgs {
+    /// First seed number: the suffix of hanab.live seed names p{players}v{variant id}s{number},
+    /// or the number after --prefix.
+    #[arg(long, default_value_t = 1, value_name = "A")]
+    pub from: u64,
+    /// How many seeds: numbers A, A+1, ..., A+C-1.
+    #[arg(long, value_name = "C", required_unless_present = "summarize")]
+    pub count: Option<u64>,
+    /// Seed strings are {prefix}{number} instead of hanab.live's names; players and variant then
+    /// come from the options (or from the name, if it is a hanab.live name).
+    #[arg(long, value_name = "STR")]
+    pub prefix: Option<String>,
+    /// Solve only the I-th of N disjoint slices of the range (seed number i is in slice
+    /// ((i - A) mod N) + 1), e.g. to run the slices on N machines and concatenate their --out
+    /// files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seeds solved at once (default: all cores). Each seed is solved with one thread.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Memory cap of each seed's transposition table, in MiB. Smaller than solve's default
+    /// (1024) because up to --threads seeds, each with its own table, are solved at once.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    pub tt_mb: usize,
+    /// Stop each seed after this many seconds; it then counts as undecided, with the bounds
+    /// proven so far.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Append one JSON line per seed to this file as each finishes. If the file exists, the
+    /// seeds it holds are skipped, so an interrupted run is resumed by running it again.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Solve nothing: summarise these --out files (a seed in several is counted once).
+    #[arg(
+        long,
+        value_name = "FILE.jsonl",
+        num_args = 1..,
+        conflicts_with_all = ["count", "out", "shard", "prefix"]
+    )]
+    pub summarize: Vec<PathBuf>,
+}
+
+/// Solves one seed and checks that the line reaches the score claimed.
+fn solve_seed(
+    seed: &str,
+    rules: &Rules,
+    game: &Game,
+    config: &SolveConfig,
+) -> anyhow::Result<Record> {
+    let deck = shuffled_deck(seed, &rules.variant);
+    let (deal, state) = Deal::from_deck(rules.clone(), &deck)?;
+    let solution = solve(&deal, &state, config);
+    let mut s = state;
+    for (i, &a) in solution.line.iter().enumerate() {
+        s = s
+            .apply(&deal, a)
+            .map_err(|e| anyhow!("internal error: seed {seed}: line action {i} is illegal: {e}"))?;
+    }
+    if !s.is_over() || s.score(rules) != solution.lower_bound {
+        bail!(
+            "internal error: seed {seed}: the line does not finish the game at the score the search claims ({})",
+            solution.lower_bound
+        );
+    }
+    Ok(Record {
+        seed: seed.to_string(),
+        game: game.clone(),
+        deck: deck.iter().map(|&c| rules.variant.card_name(c)).collect(),
+        outcome: Outcome::of(&solution),
+    })
+}
+
+/// Opens `--out` for appending after reading the records it holds (all of which must be of
+/// `game`); an incomplete last line left by an interrupted run is cut off.
+fn open_out(path: &Path, game: &Game) -> anyhow::Result<(File, Vec<Entry>)> {
+    let name = path.display().to_string();
+    if path.is_dir() {
+        bail!("--out {name} is a directory, not a file");
+    }
+    let loaded = if path.exists() {
+        let loaded = batch::read_file(path)?;
+        batch::check_game(&loaded.entries, game, "this run", &name)
+            .map_err(|e| anyhow!("{e}; write to another --out file"))?;
+        Some(loaded)
+    } else {
+        None
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {name} to write"))?;
+    let Some(loaded) = loaded else {
+        return Ok((file, Vec::new()));
+    };
+    let len = file
+        .metadata()
+        .with_context(|| format!("reading {name}"))?
+        .len();
+    if loaded.good_len < len {
+        file.set_len(loaded.good_len)
+            .with_context(|| format!("cutting off the incomplete end of {name}"))?;
+        if let Some(line) = loaded.partial_line {
+            eprintln!(
+                "note: {name}: line {line} was incomplete (an interrupted run); removed it, so \
+                 its seed is solved again"
+            );
+        }
+    }
+    Ok((file, loaded.entries))
+}
+
+fn progress(total: usize) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total as u64), target);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} seeds, {msg}, {per_sec}, {elapsed} elapsed, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_message("0 winnable");
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// The summary of a run, with what only a run knows.
+#[derive(Serialize)]
+struct RunReport<'a> {
+    game: &'a Game,
+    first_seed: String,
+    last_seed: String,
+    shard: Option<String>,
+    out: Option<String>,
+    already_done: usize,
+    solved_now: usize,
+    threads: usize,
+    tt_mb: usize,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+    wall_seconds: f64,
+    /// Seeds solved now per second of wall-clock time.
+    seeds_per_second: Option<f64>,
+    #[serde(flatten)]
+    summary: &'a Summary,
+}
+
+#[derive(Serialize)]
+struct FilesReport<'a> {
+    files: Vec<String>,
+    game: Option<&'a Game>,
+    /// Records of seeds that appeared before (counted once).
+    duplicates: usize,
+    #[serde(flatten)]
+    summary: &'a Summary,
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The figures of a summary as text (the first lines, which say what was summarised, are the
+/// caller's).
+fn print_summary(s: &Summary) {
+    let [lo, hi] = s.winnable_ci95;
+    println!(
+        "Winnable: {} of {} ({}; 95% Wilson interval {} to {})",
+        s.winnable,
+        s.seeds,
+        percent(s.winnable_share),
+        percent(lo),
+        percent(hi)
+    );
+    println!("Not winnable (proven): {}", s.not_winnable);
+    if s.undecided > 0 {
+        println!(
+            "Undecided (a limit stopped the search): {}, of which {} may still be winnable \
+             (counted as not winnable above)",
+            s.undecided, s.maybe_winnable
+        );
+    } else {
+        println!("Undecided: 0");
+    }
+    if !s.histogram.is_empty() {
+        println!("Maximum scores (decided seeds):");
+        let decided = (s.seeds - s.undecided) as f64;
+        for (score, n) in s.histogram.iter().rev() {
+            println!("  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided));
+        }
+    }
+    if let Some(mean) = s.mean_max_score {
+        println!(
+            "Mean maximum score: {mean:.3} of {} (over {} decided seeds)",
+            s.perfect_score.unwrap_or(0),
+            s.seeds - s.undecided
+        );
+    }
+    println!(
+        "Time per seed: median {:.4} s, p99 {:.4} s, max {:.4} s (total {:.1} s)",
+        s.median_seconds, s.p99_seconds, s.max_seconds, s.total_seconds
+    );
+}
+
+fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
+    let mut all = Vec::new();
+    let mut game: Option<(Game, String)> = None;
+    for path in &args.summarize {
+        let name = path.display().to_string();
+        let loaded = batch::read_file(path)?;
+        if let Some(line) = loaded.partial_line {
+            eprintln!("note: {name}: line {line} is incomplete (an interrupted run); ignored it");
+        }
+        if game.is_none() {
+            if let Some(first) = loaded.entries.first() {
+                game = Some((first.game.clone(), format!("{name} line {}", first.line)));
+            }
+        }
+        if let Some((g, from)) = &game {
+            batch::check_game(&loaded.entries, g, from, &name)
+                .map_err(|e| anyhow!("{e}; summarise each game separately"))?;
+        }
+        all.extend(loaded.entries);
+    }
+    let records = all.len();
+    let entries = batch::unique(all)?;
+    let summary = Summary::of(&entries);
+    let files: Vec<String> = args
+        .summarize
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    if args.json {
+        let report = FilesReport {
+            files,
+            game: game.as_ref().map(|g| &g.0),
+            duplicates: records - entries.len(),
+            summary: &summary,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "Seeds: {} in {}{}",
+        summary.seeds,
+        files.join(", "),
+        match &game {
+            Some((g, _)) => format!(" ({g})"),
+            None => String::new(),
+        }
+    );
+    if records > entries.len() {
+        println!(
+            "  ({} records of seeds already seen were counted once)",
+            records - entries.len()
+        );
+    }
+    print_summary(&summary);
+    if let Some(rate) = summary.seeds_per_thread_second {
+        println!("Speed: {rate:.1} seeds/s per thread (solving time only)");
+    }
+    Ok(())
+}
+
+pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
+    if !args.summarize.is_empty() {
+        return summarize(&args);
+    }
+    let count = args.count.context("say how many seeds with --count")?;
+    if count == 0 {
+        bail!("--count 0 gives an empty range of seeds; give --count 1 or more");
+    }
+    let from = args.from;
+    let last = from
+        .checked_add(count - 1)
+        .context("--from + --count is beyond the largest seed number")?;
+    let shard = match &args.shard {
+        Some(s) => s.parse::<Shard>()?,
+        None => Shard::ALL,
+    };
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.tt_mb == 0 {
+        bail!("--tt-mb must be at least 1");
+    }
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
+    };
+    let config = SolveConfig {
+        threads: 1,
+        tt_mb: args.tt_mb,
+        time_limit,
+        max_nodes: args.max_nodes,
+        ..SolveConfig::default()
+    };
+
+    let name: Box<dyn Fn(u64) -> String> = match &args.prefix {
+        Some(prefix) => {
+            let prefix = prefix.clone();
+            Box::new(move |i| format!("{prefix}{i}"))
+        }
+        None => {
+            let players = args.game.players.context(
+                "say how many players with --players (the seeds are hanab.live's \
+                 p{players}v{variant id}s{number}; use --prefix for other seed strings)",
+            )?;
+            let variant = args.game.variant(None)?;
+            let id = variant.id.with_context(|| {
+                format!(
+                    "{} has no hanab.live seed names; use --prefix for other seed strings",
+                    variant.name
+                )
+            })?;
+            Box::new(move |i| format!("p{players}v{id}s{i}"))
+        }
+    };
+    let (first_seed, last_seed) = (name(from), name(last));
+    let rules = args.game.rules_for_seed(&first_seed)?;
+    if args.game.rules_for_seed(&last_seed)? != rules {
+        bail!(
+            "seeds {first_seed} and {last_seed} are for different games; choose another --prefix"
+        );
+    }
+    let game = Game::of(&rules);
+    let selected: Vec<String> = (from..=last)
+        .filter(|&i| shard.contains(i, from))
+        .map(&name)
+        .collect();
+
+    let (mut out, old) = match &args.out {
+        Some(path) => {
+            let (file, entries) = open_out(path, &game)?;
+            (Some(file), entries)
+        }
+        None => (None, Vec::new()),
+    };
+    let wanted: HashSet<&str> = selected.iter().map(String::as_str).collect();
+    let outside = old
+        .iter()
+        .filter(|e| !wanted.contains(e.seed.as_str()))
+        .count();
+    let old: Vec<Entry> = old
+        .into_iter()
+        .filter(|e| wanted.contains(e.seed.as_str()))
+        .collect();
+    let old = batch::unique(old)?;
+    let done: HashSet<&str> = old.iter().map(|e| e.seed.as_str()).collect();
+    let todo: Vec<&str> = selected
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !done.contains(s))
+        .collect();
+    let out_name = args.out.as_ref().map(|p| p.display().to_string());
+    if !done.is_empty() {
+        eprintln!(
+            "{} of the {} seeds are already done in {}; solving the other {}",
+            done.len(),
+            selected.len(),
+            out_name.as_deref().unwrap_or_default(),
+            todo.len()
+        );
+    }
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")?;
+    let start = Instant::now();
+    let bar = progress(todo.len());
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<anyhow::Result<Record>>();
+    let mut new: Vec<Entry> = Vec::new();
+    let mut failure: Option<anyhow::Error> = None;
+    std::thread::scope(|scope| {
+        let (todo, next, stop, rules, game, config, pool) =
+            (&todo, &next, &stop, &rules, &game, &config, &pool);
+        scope.spawn(move || {
+            // One long-lived task per worker, each taking the next seed: a worker that waits
+            // for its seed's search never starts another seed meanwhile.
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(seed) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    if tx.send(solve_seed(seed, rules, game, config)).is_err() {
+                        break;
+                    }
+                }
+            });
+            drop(tx);
+        });
+        let mut winnable = 0;
+        for result in rx {
+            let record = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let (Some(file), Some(path)) = (out.as_mut(), &out_name) {
+                if let Err(e) = file
+                    .write_all(record.to_line().as_bytes())
+                    .and_then(|_| file.flush())
+                {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(anyhow!("writing {path}: {e}"));
+                    continue;
+                }
+            }
+            if record.outcome.winnable {
+                winnable += 1;
+            }
+            new.push(record.entry());
+            bar.inc(1);
+            bar.set_message(format!("{winnable} winnable"));
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let solved_now = new.len();
+    let already_done = old.len();
+    let mut entries = old;
+    entries.extend(new);
+    let summary = Summary::of(&entries);
+    let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
+    if args.json {
+        let report = RunReport {
+            game: &game,
+            first_seed,
+            last_seed,
+            shard: args.shard.as_ref().map(|_| shard.to_string()),
+            out: out_name,
+            already_done,
+            solved_now,
+            threads,
+            tt_mb: args.tt_mb,
+            time_limit: args.time_limit,
+            max_nodes: args.max_nodes,
+            wall_seconds: wall,
+            seeds_per_second,
+            summary: &summary,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "Seeds: {}, {first_seed} to {last_seed}{} ({game})",
+        summary.seeds,
+        match &args.shard {
+            Some(_) => format!(", shard {shard}"),
+            None => String::new(),
+        }
+    );
+    match &out_name {
+        Some(path) => {
+            println!("  {solved_now} solved now, {already_done} already done in {path}");
+            if outside > 0 {
+                println!(
+                    "  ({path} also holds {outside} records of other seeds; --summarize {path} \
+                     covers them all)"
+                );
+            }
+        }
+        None => println!("  {solved_now} solved now"),
+    }
+    print_summary(&summary);
+    match seeds_per_second {
+        Some(rate) => println!(
+            "Speed: {rate:.1} seeds/s ({threads} thread{}, wall clock {wall:.1} s){}",
+            if threads == 1 { "" } else { "s" },
+            match summary.seeds_per_thread_second {
+                Some(r) => format!("; {r:.1} seeds/s per thread of solving time"),
+                None => String::new(),
+            }
+        ),
+        None => println!("Speed: nothing was solved now"),
+    }
+    Ok(())
+}

@@ -1,0 +1,386 @@
+//! The `seeds` command, run as a program on 4-player seeds (each solves in milliseconds): output
+//! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, and bad
+//! input.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn seeds(args: &[&str]) -> Output {
+    let mut all = vec!["seeds", "--threads", "2"];
+    all.extend_from_slice(args);
+    run(&all)
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&ok(out)).expect("--json prints JSON")
+}
+
+/// A temporary file path, removed on drop.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(name: &str) -> Temp {
+        let t = Temp(std::env::temp_dir().join(format!(
+            "hanabi-solver-cli-seeds-{}-{name}",
+            std::process::id()
+        )));
+        let _ = std::fs::remove_file(&t.0);
+        t
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+
+    fn text(&self) -> String {
+        std::fs::read_to_string(&self.0).unwrap()
+    }
+
+    /// Each line's record.
+    fn records(&self) -> Vec<serde_json::Value> {
+        self.text()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect()
+    }
+
+    /// Seed -> max_score.
+    fn scores(&self) -> BTreeMap<String, u64> {
+        self.records()
+            .iter()
+            .map(|r| {
+                (
+                    r["seed"].as_str().unwrap().to_string(),
+                    r["max_score"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+const RANGE: [&str; 6] = ["--players", "4", "--from", "1", "--count", "6"];
+
+fn range_with(extra: &[&str]) -> Vec<String> {
+    RANGE.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn seeds_owned(args: &[String]) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    seeds(&args)
+}
+
+#[test]
+fn a_run_writes_a_line_per_seed_and_resumes() {
+    let f = Temp::new("run.jsonl");
+    let first = json(&seeds_owned(&range_with(&["--out", f.path(), "--json"])));
+    let records = f.records();
+    assert_eq!(records.len(), 6);
+    for r in &records {
+        for field in [
+            "seed",
+            "deck",
+            "max_score",
+            "perfect_score",
+            "winnable",
+            "proven",
+            "lower_bound",
+            "upper_bound",
+            "nodes",
+            "seconds",
+            "players",
+            "variant",
+            "endless",
+        ] {
+            assert!(r.get(field).is_some(), "no {field} in {r}");
+        }
+        assert_eq!(r["players"], 4);
+        assert_eq!(r["variant"], "No Variant");
+        assert_eq!(r["deck"].as_array().unwrap().len(), 50);
+        assert_eq!(r["proven"], true);
+    }
+    let names: Vec<String> = (1..=6).map(|i| format!("p4v0s{i}")).collect();
+    assert_eq!(f.scores().into_keys().collect::<Vec<_>>(), {
+        let mut n = names.clone();
+        n.sort();
+        n
+    });
+    assert_eq!(
+        (first["seeds"].as_u64(), first["solved_now"].as_u64()),
+        (Some(6), Some(6))
+    );
+    let winnable = records.iter().filter(|r| r["winnable"] == true).count() as u64;
+    assert_eq!(first["winnable"].as_u64(), Some(winnable));
+
+    // Again: nothing to do, the file unchanged, the same summary.
+    let before = f.text();
+    let out = seeds_owned(&range_with(&["--out", f.path(), "--json"]));
+    let again = json(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("6 of the 6 seeds are already done"),
+        "{stderr}"
+    );
+    assert_eq!(
+        (again["already_done"].as_u64(), again["solved_now"].as_u64()),
+        (Some(6), Some(0))
+    );
+    assert_eq!(again["winnable"], first["winnable"]);
+    assert_eq!(f.text(), before);
+
+    // --summarize on the file agrees with the run.
+    let summary = json(&seeds(&["--summarize", f.path(), "--json"]));
+    assert_eq!(summary["seeds"].as_u64(), Some(6));
+    assert_eq!(summary["winnable"], first["winnable"]);
+    assert_eq!(summary["histogram"], first["histogram"]);
+
+    // A longer range appends only the new seeds.
+    let more = json(&seeds(&[
+        "--players",
+        "4",
+        "--from",
+        "1",
+        "--count",
+        "8",
+        "--out",
+        f.path(),
+        "--json",
+    ]));
+    assert_eq!(
+        (more["already_done"].as_u64(), more["solved_now"].as_u64()),
+        (Some(6), Some(2))
+    );
+    assert_eq!(f.records().len(), 8);
+    assert!(f.text().starts_with(&before));
+}
+
+#[test]
+fn a_cut_off_last_line_is_redone() {
+    let f = Temp::new("cut.jsonl");
+    ok(&seeds_owned(&range_with(&["--out", f.path()])));
+    let full = f.scores();
+    let text = f.text();
+    let last_line = text.trim_end().rsplit('\n').next().unwrap();
+    let last_seed = serde_json::from_str::<serde_json::Value>(last_line).unwrap()["seed"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(&f.0, &text[..text.len() - 40]).unwrap();
+    let out = seeds_owned(&range_with(&["--out", f.path(), "--json"]));
+    let v = json(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 6 was incomplete"), "{stderr}");
+    assert_eq!(
+        (v["already_done"].as_u64(), v["solved_now"].as_u64()),
+        (Some(5), Some(1))
+    );
+    assert_eq!(f.records().len(), 6);
+    assert_eq!(f.scores(), full);
+    assert!(f.text().contains(&format!("\"seed\":\"{last_seed}\"")));
+
+    // Damage in the middle is an error naming the line, and the file is left alone.
+    let mut lines: Vec<String> = f.text().lines().map(str::to_string).collect();
+    lines[2] = "{\"seed\": \"oops\"".to_string();
+    let damaged = lines.join("\n") + "\n";
+    std::fs::write(&f.0, &damaged).unwrap();
+    let err = fails(&range_with(&["--out", f.path()]));
+    assert!(err.contains("line 3"), "{err}");
+    let err = fails(&["--summarize".to_string(), f.path().to_string()]);
+    assert!(err.contains("line 3"), "{err}");
+    assert_eq!(f.text(), damaged);
+}
+
+#[test]
+fn two_shards_make_the_whole_range() {
+    let whole = Temp::new("whole.jsonl");
+    let one = Temp::new("shard1.jsonl");
+    let two = Temp::new("shard2.jsonl");
+    let both = Temp::new("both.jsonl");
+    ok(&seeds_owned(&range_with(&["--out", whole.path()])));
+    ok(&seeds_owned(&range_with(&[
+        "--out",
+        one.path(),
+        "--shard",
+        "1/2",
+    ])));
+    ok(&seeds_owned(&range_with(&[
+        "--out",
+        two.path(),
+        "--shard",
+        "2/2",
+    ])));
+    let (a, b) = (one.scores(), two.scores());
+    assert_eq!(a.keys().collect::<Vec<_>>(), ["p4v0s1", "p4v0s3", "p4v0s5"]);
+    assert_eq!(b.keys().collect::<Vec<_>>(), ["p4v0s2", "p4v0s4", "p4v0s6"]);
+    std::fs::write(&both.0, one.text() + &two.text()).unwrap();
+    assert_eq!(both.scores(), whole.scores());
+    assert_eq!(both.records().len(), 6);
+    // Summaries of the concatenation, and of everything with duplicates, match the whole run.
+    let w = json(&seeds(&["--summarize", whole.path(), "--json"]));
+    for files in [
+        vec![both.path()],
+        vec![one.path(), two.path(), whole.path()],
+    ] {
+        let mut args = vec!["--summarize"];
+        args.extend(files);
+        args.push("--json");
+        let s = json(&seeds(&args));
+        assert_eq!(s["seeds"].as_u64(), Some(6));
+        assert_eq!(s["winnable"], w["winnable"]);
+        assert_eq!(s["histogram"], w["histogram"]);
+    }
+}
+
+#[test]
+fn every_max_score_matches_solve() {
+    let f = Temp::new("solve.jsonl");
+    ok(&seeds_owned(&range_with(&["--out", f.path()])));
+    let scores = f.scores();
+    assert_eq!(scores.len(), 6);
+    for (seed, max) in scores {
+        let v = json(&run(&["solve", &seed, "--json", "--threads", "1"]));
+        assert_eq!(v["max_score"].as_u64(), Some(max), "{seed}");
+        assert_eq!(v["proven"], true, "{seed}");
+    }
+}
+
+#[test]
+fn rule_options_go_into_the_records_and_must_match_on_resume() {
+    let f = Temp::new("options.jsonl");
+    ok(&seeds(&[
+        "--players",
+        "4",
+        "--count",
+        "2",
+        "--clues",
+        "6",
+        "--endless",
+        "--out",
+        f.path(),
+    ]));
+    let records = f.records();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(
+            (r["clues"].as_u64(), r["endless"].as_bool()),
+            (Some(6), Some(true))
+        );
+        assert!(r["seed"].as_str().unwrap().starts_with("p4v0s"));
+    }
+    let err = fails(&[
+        "--players".to_string(),
+        "4".to_string(),
+        "--count".to_string(),
+        "2".to_string(),
+        "--out".to_string(),
+        f.path().to_string(),
+    ]);
+    assert!(err.contains("endless"), "{err}");
+    let plain = Temp::new("plain.jsonl");
+    ok(&seeds(&[
+        "--players",
+        "4",
+        "--count",
+        "2",
+        "--out",
+        plain.path(),
+    ]));
+    let err = fails(&[
+        "--summarize".to_string(),
+        plain.path().to_string(),
+        f.path().to_string(),
+    ]);
+    assert!(err.contains("summarise each game separately"), "{err}");
+}
+
+#[test]
+fn prefix_seeds_are_named_prefix_number() {
+    let v = json(&seeds(&[
+        "--prefix",
+        "batch-test-",
+        "--players",
+        "4",
+        "--from",
+        "5",
+        "--count",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["first_seed"], "batch-test-5");
+    assert_eq!(v["last_seed"], "batch-test-6");
+    assert_eq!(v["seeds"].as_u64(), Some(2));
+}
+
+/// Runs `seeds ARGS` expecting a clean one-line error, which it returns.
+fn fails(args: &[String]) -> String {
+    let out = seeds_owned(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: one line expected, got {stderr:?}"
+    );
+    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
+    stderr
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&["--players", "4", "--count", "0"], "empty"),
+        (
+            &["--players", "4", "--count", "3", "--variant", "nope"],
+            "unknown variant",
+        ),
+        (
+            &["--players", "4", "--count", "3", "--shard", "0/3"],
+            "invalid shard",
+        ),
+        (
+            &["--players", "4", "--count", "3", "--shard", "4/3"],
+            "invalid shard",
+        ),
+        (
+            &["--players", "4", "--count", "3", "--shard", "a/b"],
+            "invalid shard",
+        ),
+        (
+            &["--players", "4", "--count", "3", "--out", dir],
+            "directory",
+        ),
+        (&["--count", "3"], "--players"),
+        (&["--summarize", dir], "directory"),
+    ];
+    for (args, want) in cases {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let err = fails(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
