@@ -7,6 +7,7 @@ pub mod card;
 pub mod error;
 pub mod hanablive;
 pub mod line;
+pub mod position;
 pub mod rules;
 pub mod search;
 pub mod seed;

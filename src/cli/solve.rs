@@ -1,27 +1,57 @@
-//! `hanabi-solver solve`: the maximum score of a deal with every card known, and a line to it.
+//! `hanabi-solver solve`: the maximum score of a deal or position with every card known, and a
+//! line to it.
+//!
+//! What is solved: a seed, a whole deck (`--deck`), a position file (`FILE.hanabi` or
+//! `--position FILE`), or the position at some turn of a hanab.live game export
+//! (`GAME.json --turn N`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::hanablive;
+use hanabi_solver::card::Card;
+use hanabi_solver::error::Error;
+use hanabi_solver::hanablive::{self, GameExport};
 use hanabi_solver::line::describe;
+use hanabi_solver::position;
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
 use hanabi_solver::search::{solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
-use hanabi_solver::state::Deal;
+use hanabi_solver::state::{Deal, State, NOT_FINAL};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// A seed: a hanab.live seed name (p2v0s1 = 2 players, variant 0, seed 1) or any string
-    /// with --players.
-    #[arg(required_unless_present = "deck")]
+    /// with --players. A name ending in .hanabi is a position file (see --position); one ending
+    /// in .json is a hanab.live game export (see --turn).
+    #[arg(required_unless_present_any = ["deck", "position"])]
     pub seed: Option<String>,
     /// The whole deck instead of a seed, top first, e.g. "r1 y3 b2 ...". Seat 0 is dealt the
     /// first cards, as hanab.live deals.
-    #[arg(long, conflicts_with = "seed")]
+    #[arg(long, conflicts_with_all = ["seed", "position"])]
     pub deck: Option<String>,
+    /// A position file to solve (the .hanabi format of positions/README.md): hands, fireworks,
+    /// discards, tokens and the draw pile of a game in progress. It sets the rules itself.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    pub position: Option<PathBuf>,
+    /// With a hanab.live game export (GAME.json): solve the position at this turn, numbered as
+    /// hanab.live's replays number turns: turn 1 is the start of the game, turn N the position
+    /// before the game's N-th action. Default 1.
+    #[arg(long, value_name = "N")]
+    pub turn: Option<usize>,
+    /// Which cards are known: `open` (every card; the default and, for now, the only view).
+    /// Views with hidden cards (a player's own hand) need hidden-card modes (--exact,
+    /// --samples), which are not built yet.
+    #[arg(long, value_name = "VIEW")]
+    pub view: Option<String>,
+    /// Write a position of the optimal line as a position file (.hanabi): by default the
+    /// position solved, or the one before --write-turn.
+    #[arg(long, value_name = "FILE")]
+    pub write_position: Option<PathBuf>,
+    /// With --write-position: the turn of the printed line before which to write the position.
+    #[arg(long, value_name = "N", requires = "write_position")]
+    pub write_turn: Option<usize>,
     #[command(flatten)]
     pub game: super::GameArgs,
     #[command(flatten)]
@@ -44,7 +74,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 1024)]
     pub tt_mb: usize,
     /// Stop after this many seconds; the result then gives proven bounds, marked unproven.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Stop after about this many search nodes (reproducible with --threads 1); like the time
     /// limit, the result then gives proven bounds.
@@ -77,8 +107,159 @@ impl SearchArgs {
     }
 }
 
-pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let config = args.search.config()?;
+/// What `solve` works on, ready for the search.
+struct Problem {
+    /// "seed p2v0s1", "position FILE", ...
+    label: String,
+    deal: Deal,
+    state: State,
+    names: Vec<String>,
+    /// The whole deck, when the position is the start of a deal.
+    deck: Option<Vec<Card>>,
+    /// The game export and the action index of the position, for a hanab.live game.
+    game: Option<(GameExport, usize)>,
+    /// Whether the position is a game in progress (printed in full).
+    in_progress: bool,
+    /// Number of the first turn of the line (1, or the game turn).
+    first_turn: usize,
+}
+
+/// The rule options given on the command line, which a position or game file cannot take.
+fn rule_flags(args: &SolveArgs) -> Vec<&'static str> {
+    let g = &args.game;
+    let mut out = Vec::new();
+    for (given, name) in [
+        (g.players.is_some(), "--players"),
+        (g.variant.is_some(), "--variant"),
+        (g.suits.is_some(), "--suits"),
+        (g.ranks.is_some(), "--ranks"),
+        (g.hand_size.is_some(), "--hand-size"),
+        (g.clues.is_some(), "--clues"),
+        (g.strikes.is_some(), "--strikes"),
+        (g.empty_clues, "--empty-clues"),
+        (g.deck_plays, "--deck-plays"),
+        (g.endless, "--endless"),
+    ] {
+        if given {
+            out.push(name);
+        }
+    }
+    out
+}
+
+fn is_ext(name: &str, ext: &str) -> bool {
+    name.len() > ext.len() && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
+}
+
+/// Checks --view: `open` (or none) is fine; anything else needs hidden-card modes.
+fn check_view(view: Option<&str>, names: &[String]) -> anyhow::Result<()> {
+    match view {
+        None | Some("open") => Ok(()),
+        Some(v) if names.iter().any(|n| n == v) => bail!(
+            "--view {v}: solving from one player's view hides cards, and hidden-card modes \
+             (--exact, --samples) are not built yet; use --view open"
+        ),
+        Some(v) => bail!(
+            "unknown --view {v:?}: use open (every card known); a player's view ({}) needs \
+             hidden-card modes (--exact, --samples), which are not built yet",
+            names.join(", ")
+        ),
+    }
+}
+
+fn position_problem(path: &Path, view: Option<&str>) -> anyhow::Result<Problem> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let pos = position::read(&text).map_err(|f| anyhow!("{}: {f}", path.display()))?;
+    check_view(view, &pos.names)?;
+    let (deal, state) = pos.open().map_err(|e| match e {
+        Error::Position { line, message } => anyhow!(
+            "{}: line {line}: {message}; hidden-card modes (--exact, --samples) are not built \
+             yet, so only positions with every card known can be solved",
+            path.display()
+        ),
+        other => anyhow!("{}: {other}", path.display()),
+    })?;
+    Ok(Problem {
+        label: format!("position {}", path.display()),
+        deal,
+        state,
+        names: pos.names,
+        deck: None,
+        game: None,
+        in_progress: true,
+        first_turn: 1,
+    })
+}
+
+fn game_problem(path: &Path, turn: usize, view: Option<&str>) -> anyhow::Result<Problem> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let game = hanablive::read(&text).with_context(|| path.display().to_string())?;
+    check_view(view, &game.players)?;
+    if turn == 0 {
+        bail!("--turn counts from 1 (turn 1 is the start of the game)");
+    }
+    let index = turn - 1;
+    if index > game.actions.len() {
+        bail!(
+            "--turn {turn}: {} has {} actions, so its turns are 1 to {}",
+            path.display(),
+            game.actions.len(),
+            game.actions.len() + 1
+        );
+    }
+    let tracker = hanablive::replay_to(&game, index).with_context(|| path.display().to_string())?;
+    if tracker.is_over() {
+        bail!(
+            "the game is over at turn {turn} of {}: {}",
+            path.display(),
+            tracker.end_reason()
+        );
+    }
+    Ok(Problem {
+        label: format!("game {} at turn {turn}", path.display()),
+        deal: tracker.deal().clone(),
+        state: *tracker.state(),
+        names: tracker.names().to_vec(),
+        deck: None,
+        in_progress: index > 0,
+        game: Some((game, index)),
+        first_turn: turn,
+    })
+}
+
+fn problem(args: &SolveArgs) -> anyhow::Result<Problem> {
+    let source = args.seed.as_deref();
+    let position = args
+        .position
+        .clone()
+        .or_else(|| source.filter(|s| is_ext(s, ".hanabi")).map(PathBuf::from));
+    let game = source.filter(|s| is_ext(s, ".json")).map(PathBuf::from);
+    if position.is_some() || game.is_some() {
+        let flags = rule_flags(args);
+        if !flags.is_empty() {
+            bail!(
+                "{} cannot be used with a {} file: the file sets the rules",
+                flags.join(", "),
+                if game.is_some() { "game" } else { "position" }
+            );
+        }
+    }
+    if args.turn.is_some() && game.is_none() {
+        bail!("--turn needs a hanab.live game export (GAME.json)");
+    }
+    if let Some(path) = position {
+        return position_problem(&path, args.view.as_deref());
+    }
+    if let Some(path) = game {
+        return game_problem(&path, args.turn.unwrap_or(1), args.view.as_deref());
+    }
+    if let Some(view) = &args.view {
+        if view != "open" {
+            bail!("--view {view:?}: a seed or deck is solved with every card known (--view open)");
+        }
+    }
     let (label, rules, deck) = match (&args.seed, &args.deck) {
         (_, Some(text)) => {
             let rules = args.game.rules(None, None)?;
@@ -98,37 +279,159 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             let deck = shuffled_deck(seed, &rules.variant);
             (format!("seed {seed}"), rules, deck)
         }
-        (None, None) => bail!("give a seed (e.g. p2v0s1) or --deck"),
+        (None, None) => bail!("give a seed (e.g. p2v0s1), --deck or a position file"),
     };
     let (deal, state) = Deal::from_deck(rules.clone(), &deck)?;
-    let solution = solve(&deal, &state, &config);
-    let names: Vec<String> = DEFAULT_NAMES[..rules.players as usize]
-        .iter()
-        .map(|s| s.to_string())
+    Ok(Problem {
+        label,
+        deal,
+        state,
+        names: DEFAULT_NAMES[..rules.players as usize]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        deck: Some(deck),
+        game: None,
+        in_progress: false,
+        first_turn: 1,
+    })
+}
+
+/// The optimal line of a game export as a hanab.live game: the game's actions up to the
+/// position, then the line.
+fn export_game(
+    game: &GameExport,
+    index: usize,
+    line: &[hanabi_solver::state::Action],
+) -> anyhow::Result<GameExport> {
+    let mut t = hanablive::replay_to(game, index)?;
+    let mut actions = game.actions[..index].to_vec();
+    for (i, &action) in line.iter().enumerate() {
+        if t.is_over() {
+            break;
+        }
+        let a = t
+            .to_export(action)
+            .map_err(|e| anyhow!("internal error: line action {i}: {e}"))?;
+        t.step(&a)
+            .map_err(|e| anyhow!("internal error: line action {i}: {e}"))?;
+        actions.push(a);
+    }
+    if !t.is_over() {
+        actions.push(hanablive::ExportAction::game_over(
+            t.state().turn,
+            hanablive::TERMINATED,
+        ));
+    }
+    let mut out = hanablive::export(&t.deal().rules, &game.players, t.deck(), &actions)?;
+    out.id = game.id;
+    out.seed = game.seed.clone();
+    Ok(out)
+}
+
+/// The position in words, for a game in progress.
+fn position_words(p: &Problem) -> Vec<String> {
+    let rules = &p.deal.rules;
+    let v = &rules.variant;
+    let s = &p.state;
+    let mut out = Vec::new();
+    let stacks: Vec<String> = (0..v.suits.len())
+        .map(|i| format!("{}{}", v.suits[i].letter, s.stacks[i]))
         .collect();
-    let (steps, end) = describe(&deal, &state, &solution.line, &names)
-        .map_err(|(i, e)| anyhow::anyhow!("internal error: line action {i} is illegal: {e}"))?;
-    if end.score(&rules) != solution.lower_bound {
+    let left = p.deal.pile_left(s);
+    let round = if s.final_turns != NOT_FINAL {
+        format!(
+            ", final round: {} turn{} left",
+            s.final_turns,
+            if s.final_turns == 1 { "" } else { "s" }
+        )
+    } else {
+        String::new()
+    };
+    let count = |n: u8, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    out.push(format!(
+        "Position: {} to move; fireworks {} (score {}); {}, {}; {} in the deck{round}",
+        p.names[s.turn as usize],
+        stacks.join(" "),
+        s.score(rules),
+        count(s.clues, "clue"),
+        count(s.strikes, "strike"),
+        count(left, "card"),
+    ));
+    for (seat, name) in p.names.iter().enumerate() {
+        let hand: Vec<String> = s.hand(seat).iter().map(|&c| v.card_name(c)).collect();
+        out.push(format!("  {name}: {}", hand.join(" ")));
+    }
+    out
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    let config = args.search.config()?;
+    let p = problem(&args)?;
+    if args.export.is_some() && p.deck.is_none() && p.game.is_none() {
+        bail!("--export needs a whole game: a seed, --deck or a hanab.live game export, not a position file");
+    }
+    let (deal, state, names) = (&p.deal, &p.state, &p.names);
+    let rules = &deal.rules;
+    let solution = solve(deal, state, &config);
+    let (mut steps, end) = describe(deal, state, &solution.line, names)
+        .map_err(|(i, e)| anyhow!("internal error: line action {i} is illegal: {e}"))?;
+    if end.score(rules) != solution.lower_bound {
         bail!(
             "internal error: the line scores {} but the search claims {}",
-            end.score(&rules),
+            end.score(rules),
             solution.lower_bound
         );
     }
+    for s in &mut steps {
+        s.turn += p.first_turn - 1;
+    }
     if let Some(path) = &args.export {
-        let game = hanablive::export_line(&deck, &rules, &names, &solution.line)?;
+        let game = match (&p.deck, &p.game) {
+            (Some(deck), _) => hanablive::export_line(deck, rules, names, &solution.line)?,
+            (None, Some((game, index))) => export_game(game, *index, &solution.line)?,
+            (None, None) => unreachable!("checked above"),
+        };
         std::fs::write(path, hanablive::to_json(&game))
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    let mut wrote_turn = None;
+    if let Some(path) = &args.write_position {
+        let turn = args.write_turn.unwrap_or(p.first_turn);
+        let last = p.first_turn + solution.line.len() - 1;
+        if turn < p.first_turn || turn > last {
+            bail!(
+                "--write-turn {turn}: the line's turns are {} to {last}",
+                p.first_turn
+            );
+        }
+        let mut s = *state;
+        for &a in &solution.line[..turn - p.first_turn] {
+            s = s
+                .apply(deal, a)
+                .map_err(|e| anyhow!("internal error: {e}"))?;
+        }
+        let mut text = if turn == p.first_turn {
+            format!("# {}\n", p.label)
+        } else {
+            format!(
+                "# {}: the position before turn {turn} of an optimal line\n",
+                p.label
+            )
+        };
+        text += &position::write(deal, &s, names);
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        wrote_turn = Some((turn, path));
+    }
     let perfect = solution.perfect_score;
+    let v = &rules.variant;
     if args.json {
-        let v = &rules.variant;
-        let out = serde_json::json!({
-            "deal": label,
+        let mut out = serde_json::json!({
+            "deal": p.label,
             "players": rules.players,
+            "names": names,
             "variant": v.name,
             "variant_id": v.id,
-            "deck": deck.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>(),
             "endless": rules.endless,
             "max_score": solution.max_score,
             "perfect_score": perfect,
@@ -142,12 +445,31 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             "seconds": solution.seconds,
             "table_entries": solution.table_entries,
         });
+        if let Some(deck) = &p.deck {
+            out["deck"] =
+                serde_json::json!(deck.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>());
+        }
+        if p.in_progress || p.game.is_some() {
+            let s = state;
+            let cards = |cs: &[Card]| cs.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>();
+            out["position"] = serde_json::json!({
+                "turn": p.first_turn,
+                "to_move": names[s.turn as usize],
+                "hands": (0..names.len()).map(|i| cards(s.hand(i))).collect::<Vec<_>>(),
+                "pile": cards(&deal.pile[s.drawn as usize..]),
+                "stacks": s.stacks[..v.suits.len()].to_vec(),
+                "score": s.score(rules),
+                "clues": s.clues,
+                "strikes": s.strikes,
+                "final_turns": (s.final_turns != NOT_FINAL).then_some(s.final_turns),
+            });
+        }
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    let v = &rules.variant;
     println!(
-        "Deal: {label}, {} players, {} (hand size {}, {} clues, {} strikes{})",
+        "Deal: {}, {} players, {} (hand size {}, {} clues, {} strikes{})",
+        p.label,
         rules.players,
         v.name,
         rules.hand_size,
@@ -155,6 +477,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         rules.max_strikes,
         if rules.endless { ", endless" } else { "" }
     );
+    if p.in_progress {
+        for line in position_words(&p) {
+            println!("{line}");
+        }
+    }
     if solution.proven {
         let verdict = if solution.winnable() {
             "winnable".to_string()
@@ -182,7 +509,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     println!(
         "{what} ({} turns, reaching {}):",
         steps.len(),
-        end.score(&rules)
+        end.score(rules)
     );
     for s in &steps {
         println!("  {:>3}. {}", s.turn, s.text);
@@ -193,6 +520,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     );
     if let Some(path) = &args.export {
         println!("Wrote the line as a hanab.live game to {}.", path.display());
+    }
+    if let Some((turn, path)) = wrote_turn {
+        println!(
+            "Wrote the position before turn {turn} to {}.",
+            path.display()
+        );
     }
     Ok(())
 }

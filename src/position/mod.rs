@@ -1,0 +1,673 @@
+//! Endgame positions: a game caught in the middle, possibly with cards nobody has seen.
+//!
+//! A position is read in two steps. [`text::parse`] turns a `.hanabi` file into a
+//! [`PositionFile`]: plain data, every card an `Option<Card>` (`None` is a `?`, a card not
+//! known), with the line each part came from. [`Position::new`] then checks what the file means
+//! (card counts, hand sizes, tokens, whose turn, the final round) and gives a [`Position`]; when
+//! no card is hidden, [`Position::open`] turns it into the [`Deal`] and [`State`] the solver
+//! takes. A later hidden-card mode fills the `?` from [`Position::unseen`] with
+//! [`Position::fill`].
+//!
+//! [`text::to_text`] writes a position back, so any state of a game (an optimal line, a
+//! hanab.live replay) can be saved as a file.
+//!
+//! Every fault is an [`Error::Position`] naming its line; a file is checked as a whole and all
+//! its faults are reported together ([`Faults`]).
+
+pub mod text;
+
+use std::fmt;
+
+use crate::card::Card;
+use crate::error::Error;
+use crate::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
+use crate::state::{Deal, State, NOT_FINAL};
+use crate::variant::Variant;
+
+pub use text::{parse, to_text};
+
+/// A position file as written: plain data, nothing checked beyond the syntax.
+///
+/// Hands are oldest card first (the order of [`State::hand`]); the deck is the draw pile, top
+/// first. Optional keys are `None` when the file leaves them out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionFile {
+    pub variant: Variant,
+    /// One name per seat, seat 0 first.
+    pub names: Vec<String>,
+    pub hand_size: Option<u8>,
+    /// Clue tokens available now.
+    pub clues: u8,
+    /// Clue tokens when all are available (8 when `None`).
+    pub max_clues: Option<u8>,
+    /// Strikes taken so far.
+    pub strikes: u8,
+    /// Strikes that end the game (3 when `None`).
+    pub max_strikes: Option<u8>,
+    /// Height of each firework, in the variant's suit order.
+    pub stacks: Vec<u8>,
+    /// Cards discarded or misplayed so far.
+    pub discards: Vec<Card>,
+    /// One hand per seat, oldest card first; `None` is a card not known.
+    pub hands: Vec<Vec<Option<Card>>>,
+    /// The draw pile, top first; `None` is a card not known.
+    pub deck: Vec<Option<Card>>,
+    /// Seat to move.
+    pub turn: u8,
+    /// Turns left in the final round (only once the pile is empty, outside endless mode).
+    pub final_turns: Option<u8>,
+    pub endless: bool,
+    pub empty_clues: bool,
+    pub deck_plays: bool,
+    /// Where each part was written.
+    pub lines: Lines,
+}
+
+/// The line (1-based) each key of a [`PositionFile`] came from; 0 for a part the file left out
+/// or that did not come from a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    pub variant: usize,
+    pub players: usize,
+    pub hand_size: usize,
+    pub clues: usize,
+    pub max_clues: usize,
+    pub strikes: usize,
+    pub max_strikes: usize,
+    pub stacks: usize,
+    pub discards: usize,
+    /// One per seat.
+    pub hands: Vec<usize>,
+    pub deck: usize,
+    pub turn: usize,
+    pub final_turns: usize,
+    pub endless: usize,
+    pub empty_clues: usize,
+    pub deck_plays: usize,
+    /// The file's last line, named by faults about keys that are missing.
+    pub last: usize,
+}
+
+/// Every fault found in a position file, in line order; never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Faults(pub Vec<Error>);
+
+impl Faults {
+    /// The first fault.
+    pub fn first(&self) -> &Error {
+        &self.0[0]
+    }
+
+    /// The line of each fault, in order.
+    pub fn lines(&self) -> Vec<usize> {
+        self.0
+            .iter()
+            .map(|e| match e {
+                Error::Position { line, .. } => *line,
+                _ => 0,
+            })
+            .collect()
+    }
+
+    fn sorted(mut faults: Vec<Error>) -> Faults {
+        debug_assert!(!faults.is_empty());
+        faults.sort_by_key(|e| match e {
+            Error::Position { line, .. } => *line,
+            _ => 0,
+        });
+        Faults(faults)
+    }
+}
+
+impl fmt::Display for Faults {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, "; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Faults {}
+
+impl From<Faults> for Error {
+    /// The first fault.
+    fn from(f: Faults) -> Error {
+        f.0.into_iter().next().expect("faults are never empty")
+    }
+}
+
+/// "1 card is" / "3 cards are" (verbs empty: "1 card" / "3 cards").
+fn cards(n: usize, one: &str, many: &str) -> String {
+    let (noun, verb) = if n == 1 {
+        ("card", one)
+    } else {
+        ("cards", many)
+    };
+    if verb.is_empty() {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun} {verb}")
+    }
+}
+
+fn fault(line: usize, message: impl Into<String>) -> Error {
+    Error::Position {
+        line,
+        message: message.into(),
+    }
+}
+
+/// A checked position: the rules, and every card where it is, known or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub rules: Rules,
+    pub names: Vec<String>,
+    /// One hand per seat, oldest card first; `None` is a card not known.
+    pub hands: Vec<Vec<Option<Card>>>,
+    /// The draw pile, top first; `None` is a card not known.
+    pub pile: Vec<Option<Card>>,
+    /// Height of each firework, in suit order.
+    pub stacks: Vec<u8>,
+    pub discards: Vec<Card>,
+    pub clues: u8,
+    pub strikes: u8,
+    pub turn: u8,
+    /// Turns left in the final round, or [`NOT_FINAL`].
+    pub final_turns: u8,
+    /// Line of the first `?`, for messages (0 when nothing is hidden).
+    hidden_line: usize,
+}
+
+impl Position {
+    /// Checks what a file means; every fault found is reported with its line.
+    pub fn new(file: &PositionFile) -> Result<Position, Faults> {
+        let mut faults = Vec::new();
+        let l = &file.lines;
+        let v = &file.variant;
+        let players = file.names.len();
+
+        // The shape of the data (always right for a file that `parse` read).
+        if file.hands.len() != players {
+            faults.push(fault(
+                l.last,
+                format!("{} hands for {players} players", file.hands.len()),
+            ));
+        }
+        if file.stacks.len() != v.suits.len() {
+            faults.push(fault(
+                l.stacks,
+                format!(
+                    "{} firework heights for {} suits",
+                    file.stacks.len(),
+                    v.suits.len()
+                ),
+            ));
+        }
+        if !faults.is_empty() {
+            return Err(Faults::sorted(faults));
+        }
+
+        // Rules.
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            faults.push(fault(
+                l.players,
+                format!("players: a game has 2 to 6 players, not {players}"),
+            ));
+        }
+        if let Some(h) = file.hand_size {
+            if !(1..=MAX_HAND as u8).contains(&h) {
+                faults.push(fault(
+                    l.hand_size,
+                    format!("hand-size must be 1 to {MAX_HAND}, not {h}"),
+                ));
+            }
+        }
+        if let Some(m) = file.max_clues {
+            if !(1..=15).contains(&m) {
+                faults.push(fault(
+                    l.max_clues,
+                    format!("max-clues must be 1 to 15, not {m}"),
+                ));
+            }
+        }
+        if let Some(m) = file.max_strikes {
+            if !(1..=7).contains(&m) {
+                faults.push(fault(
+                    l.max_strikes,
+                    format!("max-strikes must be 1 to 7, not {m}"),
+                ));
+            }
+        }
+        let rules = if faults.is_empty() {
+            let options = Options {
+                hand_size: file.hand_size,
+                clues: file.max_clues,
+                strikes: file.max_strikes,
+                empty_clues: file.empty_clues,
+                deck_plays: file.deck_plays,
+                endless: file.endless,
+            };
+            match Rules::new(v.clone(), players as u8, &options) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    let line = if file.hand_size.is_some() {
+                        l.hand_size
+                    } else {
+                        l.players
+                    };
+                    faults.push(fault(line, e.to_string()));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let hand_size = file
+            .hand_size
+            .unwrap_or_else(|| default_hand_size(players as u8));
+        let max_clues = file.max_clues.unwrap_or(8);
+        let max_strikes = file.max_strikes.unwrap_or(3);
+
+        // Tokens, strikes, fireworks, hands, turn.
+        if file.clues > max_clues {
+            faults.push(fault(
+                l.clues,
+                format!(
+                    "clues: {} tokens but there are only {max_clues}",
+                    file.clues
+                ),
+            ));
+        }
+        if file.strikes >= max_strikes {
+            faults.push(fault(
+                l.strikes,
+                format!(
+                    "strikes: {} strikes already end the game (the last strike is number {max_strikes})",
+                    file.strikes
+                ),
+            ));
+        }
+        for (s, &h) in file.stacks.iter().enumerate() {
+            if h > v.ranks {
+                faults.push(fault(
+                    l.stacks,
+                    format!(
+                        "stacks: {}{h} is above the top rank {}",
+                        v.suits[s].letter, v.ranks
+                    ),
+                ));
+            }
+        }
+        for (p, hand) in file.hands.iter().enumerate() {
+            if hand.len() > hand_size as usize {
+                faults.push(fault(
+                    l.hands.get(p).copied().unwrap_or(0),
+                    format!(
+                        "{}'s hand has {} cards but the hand size is {hand_size}",
+                        file.names[p],
+                        hand.len()
+                    ),
+                ));
+            }
+        }
+        if file.turn as usize >= players {
+            faults.push(fault(
+                l.turn,
+                format!("turn: there is no seat {}", file.turn),
+            ));
+        }
+
+        // Copies of each card, and the cards the `?` stand for.
+        let kinds = v.suits.len() * 5;
+        let mut seen = vec![0u8; kinds];
+        let mut reported = vec![false; kinds];
+        let mut count = |card: Card, line: usize, faults: &mut Vec<Error>| {
+            if card.suit() as usize >= v.suits.len() || card.rank() > v.ranks {
+                faults.push(fault(line, format!("{card:?} is not a card of {}", v.name)));
+                return;
+            }
+            let k = card.kind();
+            seen[k] += 1;
+            let copies = v.copies(card.suit(), card.rank());
+            if seen[k] > copies && !reported[k] {
+                reported[k] = true;
+                faults.push(fault(
+                    line,
+                    format!(
+                        "more copies of {} than exist: {} counting fireworks, discards, hands and deck up to here, but {} has {copies}",
+                        v.card_name(card),
+                        seen[k],
+                        v.name
+                    ),
+                ));
+            }
+        };
+        for (s, &h) in file.stacks.iter().enumerate() {
+            for r in 1..=h.min(v.ranks) {
+                count(Card::new(s as u8, r), l.stacks, &mut faults);
+            }
+        }
+        for &c in &file.discards {
+            count(c, l.discards, &mut faults);
+        }
+        let mut hidden = 0;
+        let mut hidden_line = 0;
+        let places = file
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(p, h)| (h, l.hands.get(p).copied().unwrap_or(0)))
+            .chain(std::iter::once((&file.deck, l.deck)));
+        for (cards, line) in places {
+            for c in cards {
+                match c {
+                    Some(c) => count(*c, line, &mut faults),
+                    None => {
+                        hidden += 1;
+                        if hidden_line == 0 {
+                            hidden_line = line;
+                        }
+                    }
+                }
+            }
+        }
+        let known: usize = seen.iter().map(|&n| n as usize).sum();
+        let total = v.deck_size();
+        if !reported.iter().any(|&r| r) && known + hidden != total {
+            let unseen = total.saturating_sub(known);
+            let message = if known + hidden < total {
+                format!(
+                    "{} unaccounted for: {} has {total} cards, the fireworks, discards and known cards account for {known}, and the hands and deck have {hidden} `?`; list the missing discards or add `?` for cards not known",
+                    cards(total - known - hidden, "is", "are"),
+                    v.name
+                )
+            } else {
+                format!(
+                    "{} too many: {} has {total} cards, the fireworks, discards and known cards account for {known}, which leaves {unseen} unknown, but the hands and deck have {hidden} `?`",
+                    cards(known + hidden - total, "", ""),
+                    v.name
+                )
+            };
+            let line = if l.deck > 0 { l.deck } else { l.last };
+            faults.push(fault(line, message));
+        }
+
+        // The final round.
+        let pile_empty = file.deck.is_empty();
+        let final_turns = match file.final_turns {
+            Some(_) if file.endless => {
+                faults.push(fault(
+                    l.final_turns,
+                    "final-turns: endless mode has no final round",
+                ));
+                NOT_FINAL
+            }
+            Some(_) if !pile_empty => {
+                faults.push(fault(
+                    l.final_turns,
+                    "final-turns: the final round only starts once the deck is empty",
+                ));
+                NOT_FINAL
+            }
+            Some(t) if t == 0 || t as usize > players => {
+                faults.push(fault(
+                    l.final_turns,
+                    format!(
+                        "final-turns must be 1 to {players} (one turn per player at most), not {t}"
+                    ),
+                ));
+                NOT_FINAL
+            }
+            Some(t) => t,
+            None if pile_empty && !file.endless => {
+                faults.push(fault(
+                    l.deck,
+                    format!(
+                        "the deck is empty, so the final round is on: say how many turns are left with `final-turns: N` (1 to {players})"
+                    ),
+                ));
+                NOT_FINAL
+            }
+            None => NOT_FINAL,
+        };
+
+        // A position whose game is already over has nothing to solve.
+        if file.stacks.len() == v.suits.len() && file.stacks.iter().all(|&h| h == v.ranks) {
+            faults.push(fault(
+                l.stacks,
+                "every firework is complete: the game is already over",
+            ));
+        } else if file.endless && faults.is_empty() {
+            for (s, &h) in file.stacks.iter().enumerate() {
+                let gone = (h + 1..=v.ranks).map(|r| Card::new(s as u8, r)).find(|&c| {
+                    file.discards.iter().filter(|&&d| d == c).count()
+                        >= v.copies(c.suit(), c.rank()) as usize
+                });
+                if let Some(c) = gone {
+                    faults.push(fault(
+                        l.discards,
+                        format!(
+                            "every copy of {} is discarded: in endless mode the game is already lost",
+                            v.card_name(c)
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+        if faults.is_empty() {
+            let t = file.turn as usize;
+            let others_hold = (0..players).any(|p| p != t && !file.hands[p].is_empty());
+            let can_act = !file.hands[t].is_empty()
+                || (file.clues > 0 && (file.empty_clues || others_hold))
+                || (file.deck_plays && file.deck.len() == 1);
+            if !can_act {
+                faults.push(fault(
+                    l.turn,
+                    format!(
+                        "{} is to move but has no legal action: the game is already over",
+                        file.names[t]
+                    ),
+                ));
+            }
+        }
+
+        if !faults.is_empty() {
+            return Err(Faults::sorted(faults));
+        }
+        Ok(Position {
+            rules: rules.expect("no fault, so the rules are built"),
+            names: file.names.clone(),
+            hands: file.hands.clone(),
+            pile: file.deck.clone(),
+            stacks: file.stacks.clone(),
+            discards: file.discards.clone(),
+            clues: file.clues,
+            strikes: file.strikes,
+            turn: file.turn,
+            final_turns,
+            hidden_line,
+        })
+    }
+
+    /// How many cards are not known (`?`).
+    pub fn hidden(&self) -> usize {
+        self.hands
+            .iter()
+            .flatten()
+            .chain(&self.pile)
+            .filter(|c| c.is_none())
+            .count()
+    }
+
+    /// The cards the `?` stand for, as a sorted multiset: the variant's deck minus the
+    /// fireworks, the discards and every known card.
+    pub fn unseen(&self) -> Vec<Card> {
+        let v = &self.rules.variant;
+        let mut left = [0u8; 30];
+        for c in v.deck() {
+            left[c.kind()] += 1;
+        }
+        let played = self
+            .stacks
+            .iter()
+            .enumerate()
+            .flat_map(|(s, &h)| (1..=h).map(move |r| Card::new(s as u8, r)));
+        let known = self.hands.iter().flatten().chain(&self.pile).flatten();
+        for c in played
+            .chain(self.discards.iter().copied())
+            .chain(known.copied())
+        {
+            left[c.kind()] = left[c.kind()].saturating_sub(1);
+        }
+        v.deck()
+            .into_iter()
+            .filter(|c| {
+                let k = c.kind();
+                if left[k] > 0 {
+                    left[k] -= 1;
+                    true
+                } else {
+                    false
+                }
+            })
+            .collect()
+    }
+
+    /// The deal and state with the `?` filled by `cards`, in order: hands in seat order (oldest
+    /// card first), then the deck from the top. `cards` must be a reordering of
+    /// [`Position::unseen`].
+    pub fn fill(&self, cards: &[Card]) -> Result<(Deal, State), Error> {
+        let mut want = self.unseen();
+        let mut got = cards.to_vec();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want != got {
+            return Err(fault(
+                self.hidden_line,
+                format!(
+                    "the {} hidden cards are not the {} cards left unseen",
+                    cards.len(),
+                    want.len()
+                ),
+            ));
+        }
+        let mut fill = cards.iter().copied();
+        let mut next = |c: &Option<Card>| c.unwrap_or_else(|| fill.next().expect("counted"));
+        let mut state = State::empty();
+        for (p, hand) in self.hands.iter().enumerate() {
+            for c in hand {
+                state.push(p, next(c));
+            }
+        }
+        let pile: Vec<Card> = self.pile.iter().map(&mut next).collect();
+        for (s, &h) in self.stacks.iter().enumerate() {
+            state.stacks[s] = h;
+        }
+        for &c in &self.discards {
+            state.add_lost(c, 1);
+        }
+        state.clues = self.clues;
+        state.strikes = self.strikes;
+        state.turn = self.turn;
+        state.final_turns = self.final_turns;
+        Ok((Deal::with_pile(self.rules.clone(), pile), state))
+    }
+
+    /// The deal and state when every card is known; a position with `?` is an error that says
+    /// how many cards are hidden.
+    pub fn open(&self) -> Result<(Deal, State), Error> {
+        let hidden = self.hidden();
+        if hidden > 0 {
+            return Err(fault(
+                self.hidden_line,
+                format!(
+                    "{hidden} card{} hidden (`?`); the perfect-information solver needs every card known",
+                    if hidden == 1 { " is" } else { "s are" }
+                ),
+            ));
+        }
+        self.fill(&[])
+    }
+}
+
+/// The text of the position file for `state` of `deal` ([`PositionFile::from_state`]).
+pub fn write(deal: &Deal, state: &State, names: &[String]) -> String {
+    to_text(&PositionFile::from_state(deal, state, names))
+}
+
+/// Reads and checks a whole position file in one step.
+pub fn read(text: &str) -> Result<Position, Faults> {
+    Position::new(&parse(text)?)
+}
+
+impl PositionFile {
+    /// The file that describes `state` of `deal`: the cards still in the pile become the deck,
+    /// every card is known. `names` gives one name per seat (whitespace, `:` and `#` in a name
+    /// become `_` so that the file reads back).
+    pub fn from_state(deal: &Deal, state: &State, names: &[String]) -> PositionFile {
+        let rules = &deal.rules;
+        let v = &rules.variant;
+        let n = rules.players as usize;
+        let names: Vec<String> = (0..n)
+            .map(|p| {
+                let name = names
+                    .get(p)
+                    .cloned()
+                    .unwrap_or_else(|| crate::rules::DEFAULT_NAMES[p].to_string());
+                let clean: String = name
+                    .chars()
+                    .map(|c| {
+                        if c.is_whitespace() || c == ':' || c == '#' || c == ',' {
+                            '_'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                if clean.is_empty() || clean == "?" {
+                    format!("seat{p}")
+                } else {
+                    clean
+                }
+            })
+            .collect();
+        let mut discards = Vec::new();
+        for c in v.deck() {
+            let lost = state.lost(c) as usize;
+            if discards.iter().filter(|&&d| d == c).count() < lost {
+                discards.push(c);
+            }
+        }
+        PositionFile {
+            variant: v.clone(),
+            names,
+            hand_size: (rules.hand_size != default_hand_size(rules.players))
+                .then_some(rules.hand_size),
+            clues: state.clues,
+            max_clues: (rules.max_clues != 8).then_some(rules.max_clues),
+            strikes: state.strikes,
+            max_strikes: (rules.max_strikes != 3).then_some(rules.max_strikes),
+            stacks: state.stacks[..v.suits.len()].to_vec(),
+            discards,
+            hands: (0..n)
+                .map(|p| state.hand(p).iter().map(|&c| Some(c)).collect())
+                .collect(),
+            deck: deal.pile[state.drawn as usize..]
+                .iter()
+                .map(|&c| Some(c))
+                .collect(),
+            turn: state.turn,
+            final_turns: (state.final_turns != NOT_FINAL && !rules.endless)
+                .then_some(state.final_turns),
+            endless: rules.endless,
+            empty_clues: rules.empty_clues,
+            deck_plays: rules.deck_plays,
+            lines: Lines::default(),
+        }
+    }
+}

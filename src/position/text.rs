@@ -1,0 +1,659 @@
+//! The `.hanabi` text format: one `key: value` per line, `#` starts a comment, blank lines are
+//! ignored, keys may come in any order.
+//!
+//! ```text
+//! variant: no-variant        # or: suits: 3 and ranks: 3 for a research deck
+//! players: Alice Bob         # names in seat order, or a count (Alice, Bob, Cathy, ...)
+//! hand-size: 2               # optional; default from the player count
+//! clues: 1                   # tokens available now; max-clues: 8 optional
+//! strikes: 0                 # taken so far; max-strikes: 3 optional
+//! stacks: r2 y0 g1 b0 p0     # height of every suit's firework
+//! discards: r1 y1            # cards discarded or misplayed so far (may be empty)
+//! hand Alice: r3 ? y1        # oldest card first; ? = a card not known
+//! hand Bob: g2 b4
+//! deck: ? ? ? r1             # the draw pile, top first (may be empty)
+//! turn: Alice
+//! final-turns: 2             # only when the deck is empty: turns left in the final round
+//! endless: true              # optional, as are empty-clues: true and deck-plays: true
+//! ```
+//!
+//! [`parse`] checks the syntax (every fault names its line and the token); the meaning is
+//! checked by [`super::Position::new`].
+
+use std::collections::HashMap;
+
+use super::{fault, Faults, Lines, PositionFile};
+use crate::card::Card;
+use crate::error::Error;
+use crate::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
+use crate::variant::Variant;
+
+/// Every key a file may hold (`hand NAME` stands for one per player).
+pub const KEYS: &[&str] = &[
+    "variant",
+    "suits",
+    "ranks",
+    "players",
+    "hand-size",
+    "clues",
+    "max-clues",
+    "strikes",
+    "max-strikes",
+    "stacks",
+    "discards",
+    "hand NAME",
+    "deck",
+    "turn",
+    "final-turns",
+    "endless",
+    "empty-clues",
+    "deck-plays",
+];
+
+struct Entry {
+    line: usize,
+    value: String,
+}
+
+struct Parser {
+    entries: HashMap<String, Entry>,
+    /// `hand NAME` entries in file order: (name, line, value).
+    hands: Vec<(String, usize, String)>,
+    faults: Vec<Error>,
+    last: usize,
+}
+
+impl Parser {
+    fn take(&mut self, key: &str) -> Option<Entry> {
+        self.entries.remove(key)
+    }
+
+    fn number(&mut self, key: &str) -> Option<(u8, usize)> {
+        let e = self.take(key)?;
+        match e.value.parse::<u8>() {
+            Ok(n) => Some((n, e.line)),
+            Err(_) => {
+                self.faults.push(fault(
+                    e.line,
+                    format!("{key}: `{}` is not a whole number from 0 to 255", e.value),
+                ));
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, key: &str) -> (bool, usize) {
+        let Some(e) = self.take(key) else {
+            return (false, 0);
+        };
+        match e.value.to_ascii_lowercase().as_str() {
+            "true" | "yes" => (true, e.line),
+            "false" | "no" => (false, e.line),
+            _ => {
+                self.faults.push(fault(
+                    e.line,
+                    format!("{key}: `{}` is not true or false", e.value),
+                ));
+                (false, e.line)
+            }
+        }
+    }
+
+    fn missing(&mut self, key: &str, example: &str) {
+        self.faults.push(fault(
+            self.last,
+            format!("missing required key `{key}:` (e.g. `{example}`)"),
+        ));
+    }
+
+    /// Cards separated by spaces or commas; `?` is `None` when `unknown_ok`.
+    fn cards(
+        &mut self,
+        variant: &Variant,
+        key: &str,
+        line: usize,
+        value: &str,
+        unknown_ok: bool,
+    ) -> Option<Vec<Option<Card>>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        for token in tokens(value) {
+            if token == "?" {
+                if unknown_ok {
+                    out.push(None);
+                } else {
+                    self.faults.push(fault(
+                        line,
+                        format!("{key}: `?` is not allowed here; every {key} card is known"),
+                    ));
+                    ok = false;
+                }
+                continue;
+            }
+            match variant.parse_card(token) {
+                Ok(c) => out.push(Some(c)),
+                Err(e) => {
+                    self.faults.push(fault(line, format!("{key}: {e}")));
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+fn tokens(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// Reads a position file. Every syntax fault found is reported, each with its line; a file
+/// that reads may still mean something impossible ([`super::Position::new`] checks that).
+pub fn parse(text: &str) -> Result<PositionFile, Faults> {
+    let mut p = Parser {
+        entries: HashMap::new(),
+        hands: Vec::new(),
+        faults: Vec::new(),
+        last: text.lines().count().max(1),
+    };
+    let mut first_seen: HashMap<String, usize> = HashMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let Some((key, value)) = content.split_once(':') else {
+            p.faults.push(fault(
+                line,
+                format!("expected `key: value`, found `{content}`"),
+            ));
+            continue;
+        };
+        let words: Vec<&str> = key.split_whitespace().collect();
+        let value = value.trim().to_string();
+        let key = match words.as_slice() {
+            ["hand", name] => format!("hand {name}"),
+            [k] if KEYS.contains(k) && *k != "hand NAME" => k.to_string(),
+            ["hand"] | ["hand", ..] => {
+                p.faults.push(fault(
+                    line,
+                    format!(
+                        "`{}`: write `hand NAME:` with one player's name",
+                        key.trim()
+                    ),
+                ));
+                continue;
+            }
+            _ => {
+                p.faults.push(fault(
+                    line,
+                    format!(
+                        "unknown key `{}` (known keys: {})",
+                        key.trim(),
+                        KEYS.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        };
+        if let Some(&first) = first_seen.get(&key) {
+            p.faults.push(fault(
+                line,
+                format!("duplicate key `{key}` (first on line {first})"),
+            ));
+            continue;
+        }
+        first_seen.insert(key.clone(), line);
+        if let Some(name) = key.strip_prefix("hand ") {
+            p.hands.push((name.to_string(), line, value));
+        } else {
+            p.entries.insert(key, Entry { line, value });
+        }
+    }
+
+    let mut lines = Lines {
+        last: p.last,
+        ..Lines::default()
+    };
+
+    // The variant.
+    let variant = match (p.take("variant"), p.take("suits"), p.take("ranks")) {
+        (Some(v), suits, ranks) => {
+            for e in [suits, ranks].into_iter().flatten() {
+                p.faults.push(fault(
+                    e.line,
+                    format!(
+                        "`suits:` and `ranks:` describe a research deck; the file already names the variant on line {}",
+                        v.line
+                    ),
+                ));
+            }
+            lines.variant = v.line;
+            match Variant::parse(&v.value) {
+                Ok(variant) => Some(variant),
+                Err(e) => {
+                    p.faults.push(fault(v.line, format!("variant: {e}")));
+                    None
+                }
+            }
+        }
+        (None, Some(s), r) => {
+            lines.variant = s.line;
+            let number = |e: &Entry, key: &str, faults: &mut Vec<Error>| match e.value.parse::<u8>()
+            {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    faults.push(fault(
+                        e.line,
+                        format!("{key}: `{}` is not a whole number", e.value),
+                    ));
+                    None
+                }
+            };
+            let suits = number(&s, "suits", &mut p.faults);
+            let ranks = match &r {
+                Some(r) => number(r, "ranks", &mut p.faults),
+                None => Some(5),
+            };
+            match (suits, ranks) {
+                (Some(suits), Some(ranks)) => match Variant::research(suits, ranks) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        let line = if (1..=6).contains(&suits) {
+                            r.as_ref().map_or(s.line, |r| r.line)
+                        } else {
+                            s.line
+                        };
+                        p.faults.push(fault(
+                            line,
+                            e.to_string()
+                                .replace("--suits", "suits")
+                                .replace("--ranks", "ranks"),
+                        ));
+                        None
+                    }
+                },
+                _ => None,
+            }
+        }
+        (None, None, Some(r)) => {
+            p.faults.push(fault(
+                r.line,
+                "`ranks:` needs `suits:` (a research deck) or use `variant:`",
+            ));
+            None
+        }
+        (None, None, None) => {
+            p.missing(
+                "variant",
+                "variant: no-variant, or suits: 3 and ranks: 3 for a research deck",
+            );
+            None
+        }
+    };
+
+    // The players.
+    let names: Option<Vec<String>> = match p.take("players") {
+        None => {
+            p.missing("players", "players: Alice Bob");
+            None
+        }
+        Some(e) => {
+            lines.players = e.line;
+            let words: Vec<&str> = tokens(&e.value).collect();
+            match words.as_slice() {
+                [] => {
+                    p.faults.push(fault(
+                        e.line,
+                        "players: give the names in seat order, or how many players",
+                    ));
+                    None
+                }
+                [n] if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
+                    Ok(n) if (2..=MAX_PLAYERS).contains(&n) => {
+                        Some(DEFAULT_NAMES[..n].iter().map(|s| s.to_string()).collect())
+                    }
+                    _ => {
+                        p.faults.push(fault(
+                            e.line,
+                            format!("players: a game has 2 to 6 players, not {n}"),
+                        ));
+                        None
+                    }
+                },
+                names => {
+                    let mut ok = true;
+                    for (i, name) in names.iter().enumerate() {
+                        if *name == "?" || name.chars().all(|c| c.is_ascii_digit()) {
+                            p.faults
+                                .push(fault(e.line, format!("players: `{name}` cannot be a name")));
+                            ok = false;
+                        } else if names[..i].contains(name) {
+                            p.faults
+                                .push(fault(e.line, format!("players: `{name}` is named twice")));
+                            ok = false;
+                        }
+                    }
+                    if !(2..=MAX_PLAYERS).contains(&names.len()) {
+                        p.faults.push(fault(
+                            e.line,
+                            format!("players: a game has 2 to 6 players, not {}", names.len()),
+                        ));
+                        ok = false;
+                    }
+                    ok.then(|| names.iter().map(|s| s.to_string()).collect())
+                }
+            }
+        }
+    };
+
+    // Numbers and flags.
+    let hand_size = p.number("hand-size").map(|(n, l)| {
+        lines.hand_size = l;
+        n
+    });
+    if !p.entries.contains_key("clues") {
+        p.missing("clues", "clues: 8");
+    }
+    if !p.entries.contains_key("strikes") {
+        p.missing("strikes", "strikes: 0");
+    }
+    let clues = p.number("clues").map(|(n, l)| {
+        lines.clues = l;
+        n
+    });
+    let max_clues = p.number("max-clues").map(|(n, l)| {
+        lines.max_clues = l;
+        n
+    });
+    let strikes = p.number("strikes").map(|(n, l)| {
+        lines.strikes = l;
+        n
+    });
+    let max_strikes = p.number("max-strikes").map(|(n, l)| {
+        lines.max_strikes = l;
+        n
+    });
+    let final_turns = p.number("final-turns").map(|(n, l)| {
+        lines.final_turns = l;
+        n
+    });
+    let (endless, l) = p.flag("endless");
+    lines.endless = l;
+    let (empty_clues, l) = p.flag("empty-clues");
+    lines.empty_clues = l;
+    let (deck_plays, l) = p.flag("deck-plays");
+    lines.deck_plays = l;
+
+    // Fireworks.
+    let stacks = p.take("stacks");
+    let stacks = match (stacks, &variant) {
+        (None, _) => {
+            p.missing("stacks", "stacks: r0 y0 g0 b0 p0");
+            None
+        }
+        (Some(e), None) => {
+            lines.stacks = e.line;
+            None
+        }
+        (Some(e), Some(v)) => {
+            lines.stacks = e.line;
+            let mut heights: Vec<Option<u8>> = vec![None; v.suits.len()];
+            let mut ok = true;
+            for token in tokens(&e.value) {
+                let mut chars = token.chars();
+                let letter = chars.next().map(|c| c.to_ascii_lowercase());
+                let suit = letter.and_then(|l| {
+                    v.suits
+                        .iter()
+                        .position(|s| s.letter == l)
+                        .or_else(|| (l == 'w' && v.suits.len() >= 5).then_some(4))
+                });
+                let height = chars.as_str().parse::<u8>().ok();
+                match (suit, height) {
+                    (Some(s), Some(h)) => {
+                        if heights[s].is_some() {
+                            p.faults.push(fault(
+                                e.line,
+                                format!(
+                                    "stacks: `{token}`: suit {} is given twice",
+                                    v.suits[s].letter
+                                ),
+                            ));
+                            ok = false;
+                        }
+                        heights[s] = Some(h);
+                    }
+                    _ => {
+                        p.faults.push(fault(
+                            e.line,
+                            format!(
+                                "stacks: `{token}` is not a suit letter ({}) then a height, like r2",
+                                v.suits.iter().map(|s| s.letter).collect::<String>()
+                            ),
+                        ));
+                        ok = false;
+                    }
+                }
+            }
+            for (s, h) in heights.iter().enumerate() {
+                if h.is_none() {
+                    p.faults.push(fault(
+                        e.line,
+                        format!(
+                            "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
+                            v.suits[s].letter, v.suits[s].letter
+                        ),
+                    ));
+                    ok = false;
+                }
+            }
+            ok.then(|| {
+                heights
+                    .into_iter()
+                    .map(|h| h.unwrap_or(0))
+                    .collect::<Vec<u8>>()
+            })
+        }
+    };
+
+    // Cards.
+    let discards = match p.take("discards") {
+        None => {
+            p.missing("discards", "discards: r1 y1 (or nothing after the colon)");
+            None
+        }
+        Some(e) => {
+            lines.discards = e.line;
+            variant.as_ref().and_then(|v| {
+                p.cards(v, "discards", e.line, &e.value, false)
+                    .map(|cs| cs.into_iter().flatten().collect::<Vec<Card>>())
+            })
+        }
+    };
+    let deck = match p.take("deck") {
+        None => {
+            p.missing("deck", "deck: ? ? r1 (or nothing after the colon)");
+            None
+        }
+        Some(e) => {
+            lines.deck = e.line;
+            variant
+                .as_ref()
+                .and_then(|v| p.cards(v, "deck", e.line, &e.value, true))
+        }
+    };
+    let mut hands: Option<Vec<Vec<Option<Card>>>> = names.as_ref().map(|n| vec![vec![]; n.len()]);
+    let mut hand_lines = vec![0; names.as_ref().map_or(0, |n| n.len())];
+    for (name, line, value) in std::mem::take(&mut p.hands) {
+        let Some(names) = &names else { continue };
+        let Some(seat) = names.iter().position(|n| *n == name) else {
+            p.faults.push(fault(
+                line,
+                format!(
+                    "`hand {name}`: there is no player named {name} (players: {})",
+                    names.join(" ")
+                ),
+            ));
+            continue;
+        };
+        hand_lines[seat] = line;
+        match variant
+            .as_ref()
+            .and_then(|v| p.cards(v, &format!("hand {name}"), line, &value, true))
+        {
+            Some(cards) => {
+                if let Some(h) = hands.as_mut() {
+                    h[seat] = cards;
+                }
+            }
+            None => hands = None,
+        }
+    }
+    if let Some(names) = &names {
+        for (seat, name) in names.iter().enumerate() {
+            if hand_lines[seat] == 0 {
+                let example = match hand_size.unwrap_or(default_hand_size(names.len() as u8)) {
+                    0..=2 => "r1 ?",
+                    _ => "r1 ? g2",
+                };
+                p.faults.push(fault(
+                    p.last,
+                    format!(
+                        "missing required key `hand {name}:` (e.g. `hand {name}: {example}`; nothing after the colon for an empty hand)"
+                    ),
+                ));
+                hands = None;
+            }
+        }
+    }
+    lines.hands = hand_lines;
+
+    // Whose turn.
+    let turn = match p.take("turn") {
+        None => {
+            p.missing("turn", "turn: Alice");
+            None
+        }
+        Some(e) => {
+            lines.turn = e.line;
+            names
+                .as_ref()
+                .and_then(|names| match names.iter().position(|n| *n == e.value) {
+                    Some(seat) => Some(seat as u8),
+                    None => {
+                        p.faults.push(fault(
+                            e.line,
+                            format!(
+                                "turn: there is no player named `{}` (players: {})",
+                                e.value,
+                                names.join(" ")
+                            ),
+                        ));
+                        None
+                    }
+                })
+        }
+    };
+    if !p.faults.is_empty() {
+        return Err(Faults::sorted(p.faults));
+    }
+    let none = "no fault, so every required part was read";
+    Ok(PositionFile {
+        variant: variant.expect(none),
+        names: names.expect(none),
+        hand_size,
+        clues: clues.expect(none),
+        max_clues,
+        strikes: strikes.expect(none),
+        max_strikes,
+        stacks: stacks.expect(none),
+        discards: discards.expect(none),
+        hands: hands.expect(none),
+        deck: deck.expect(none),
+        turn: turn.expect(none),
+        final_turns,
+        endless,
+        empty_clues,
+        deck_plays,
+        lines,
+    })
+}
+
+/// The key that names `variant`: its CLI name (`variant: black`) or, for a research deck,
+/// `suits:` and `ranks:`.
+fn variant_lines(variant: &Variant) -> String {
+    if let Some(id) = variant.id {
+        let suffix = format!("id {id})");
+        let cli = Variant::known_names()
+            .into_iter()
+            .find(|k| k.ends_with(&suffix))
+            .and_then(|k| k.split_whitespace().next().map(str::to_string))
+            .filter(|k| Variant::parse(k).ok().as_ref() == Some(variant));
+        return format!("variant: {}\n", cli.unwrap_or_else(|| variant.name.clone()));
+    }
+    format!("suits: {}\nranks: {}\n", variant.suits.len(), variant.ranks)
+}
+
+/// Writes a position file that [`parse`] reads back to the same data (line numbers aside).
+/// Keys with their default value are left out.
+pub fn to_text(file: &PositionFile) -> String {
+    let v = &file.variant;
+    let card = |c: &Option<Card>| c.map_or("?".to_string(), |c| v.card_name(c));
+    let list = |cards: &[Option<Card>]| cards.iter().map(card).collect::<Vec<_>>().join(" ");
+    let line = |key: &str, value: String| {
+        if value.is_empty() {
+            format!("{key}:\n")
+        } else {
+            format!("{key}: {value}\n")
+        }
+    };
+    let mut out = variant_lines(v);
+    out += &line("players", file.names.join(" "));
+    if let Some(h) = file.hand_size {
+        out += &line("hand-size", h.to_string());
+    }
+    out += &line("clues", file.clues.to_string());
+    if let Some(m) = file.max_clues {
+        out += &line("max-clues", m.to_string());
+    }
+    out += &line("strikes", file.strikes.to_string());
+    if let Some(m) = file.max_strikes {
+        out += &line("max-strikes", m.to_string());
+    }
+    let stacks: Vec<String> = file
+        .stacks
+        .iter()
+        .zip(&v.suits)
+        .map(|(h, s)| format!("{}{h}", s.letter))
+        .collect();
+    out += &line("stacks", stacks.join(" "));
+    let discards: Vec<Option<Card>> = file.discards.iter().map(|&c| Some(c)).collect();
+    out += &line("discards", list(&discards));
+    for (name, hand) in file.names.iter().zip(&file.hands) {
+        out += &line(&format!("hand {name}"), list(hand));
+    }
+    out += &line("deck", list(&file.deck));
+    out += &line(
+        "turn",
+        file.names
+            .get(file.turn as usize)
+            .cloned()
+            .unwrap_or_default(),
+    );
+    if let Some(t) = file.final_turns {
+        out += &line("final-turns", t.to_string());
+    }
+    for (key, on) in [
+        ("endless", file.endless),
+        ("empty-clues", file.empty_clues),
+        ("deck-plays", file.deck_plays),
+    ] {
+        if on {
+            out += &line(key, "true".to_string());
+        }
+    }
+    out
+}
