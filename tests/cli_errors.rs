@@ -146,7 +146,6 @@ fn out_of_range_options() {
 /// multi-line usage error with exit code 2; `--time-limit=-1` works (see above). The fix belongs
 /// in src/cli/solve.rs (`allow_negative_numbers` on the argument), which this file may not touch.
 #[test]
-#[ignore = "clap reads -1 as a flag: multi-line usage error (src/cli/solve.rs)"]
 fn negative_time_limit_with_a_space() {
     let message = fails(&["solve", "p2v0s1", "--time-limit", "-1"]);
     assert!(message.contains("time-limit"), "{message}");

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use common::{random_tiny_game, Rng};
 use hanabi_solver::line::final_state;
 use hanabi_solver::search::bounds::BoundSet;
-use hanabi_solver::search::{solve, SolveConfig, Tuning};
+use hanabi_solver::search::{relaxed_max, solve, SolveConfig, Tuning};
 use hanabi_solver::state::{Deal, State};
 
 /// The best final score from `state`, by brute force.
@@ -115,6 +115,7 @@ fn each_pruning_rule_keeps_answers() {
             bounds: BoundSet::NONE,
             merge: false,
             table: true,
+            relaxed: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -123,6 +124,7 @@ fn each_pruning_rule_keeps_answers() {
             },
             merge: false,
             table: true,
+            relaxed: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -131,6 +133,7 @@ fn each_pruning_rule_keeps_answers() {
             },
             merge: false,
             table: true,
+            relaxed: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -139,16 +142,25 @@ fn each_pruning_rule_keeps_answers() {
             },
             merge: false,
             table: true,
+            relaxed: false,
         },
         Tuning {
             bounds: BoundSet::NONE,
             merge: true,
             table: true,
+            relaxed: false,
         },
         Tuning {
             bounds: BoundSet::ALL,
             merge: true,
             table: false,
+            relaxed: false,
+        },
+        Tuning {
+            bounds: BoundSet::NONE,
+            merge: false,
+            table: true,
+            relaxed: true,
         },
     ];
     for (i, tuning) in variants.iter().enumerate() {
@@ -158,4 +170,29 @@ fn each_pruning_rule_keeps_answers() {
         };
         check_many(100 + i as u64, 60, 12, None, &config);
     }
+}
+
+/// The relaxed game (free clues) must never score below the real game, or it would not be a
+/// bound; and it should sometimes score above it, or the test would not show anything.
+#[test]
+fn relaxed_game_bounds_the_real_game() {
+    let mut rng = Rng(7);
+    let mut above = 0;
+    let mut checked = 0;
+    while checked < 200 {
+        let (_, _, deal, state) = random_tiny_game(&mut rng, 12, Some(false));
+        let Some(relaxed) = relaxed_max(&deal, &state) else {
+            continue;
+        };
+        let real = reference(&deal, &state, &mut HashMap::new());
+        assert!(relaxed >= real, "relaxed {relaxed} below real {real}");
+        checked += 1;
+        if relaxed > real {
+            above += 1;
+        }
+    }
+    assert!(
+        above > 0,
+        "the relaxed game never scored above the real one"
+    );
 }

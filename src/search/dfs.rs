@@ -12,7 +12,7 @@ use super::bounds::{upper_bound, BoundSet};
 use super::key::key;
 use super::order::ordered_moves;
 use super::table::Table;
-use crate::state::{Action, Deal, State};
+use crate::state::{Action, Deal, State, NOT_FINAL};
 
 /// The answer to one yes/no question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,8 @@ pub struct Tuning {
     pub merge: bool,
     /// Use the transposition table.
     pub table: bool,
+    /// Lower the upper bound with the relaxed game (free clues) where it applies.
+    pub relaxed: bool,
 }
 
 impl Tuning {
@@ -38,6 +40,7 @@ impl Tuning {
         bounds: BoundSet::ALL,
         merge: true,
         table: true,
+        relaxed: true,
     };
 }
 
@@ -46,6 +49,8 @@ pub struct Searcher<'a> {
     pub deal: &'a Deal,
     pub table: &'a Table,
     pub tuning: Tuning,
+    /// Search the relaxed game (see [`relaxed_root`]) instead of the real one.
+    pub relaxed: bool,
     /// Set when a limit is reached: every search returns [`Answer::Stopped`].
     pub stop: &'a AtomicBool,
     /// Set when a sibling search has already answered yes.
@@ -74,11 +79,32 @@ impl Searcher<'_> {
     /// The children of `state` that might still reach `k`, with the actions leading to them:
     /// highest bound first, the move order breaking ties. Children whose bound falls short of
     /// `k` are dropped.
-    pub fn children(&self, state: &State, k: u8) -> SmallVec<[(Action, State); 24]> {
+    pub fn children(&self, state: &State, k: u8) -> SmallVec<[(Action, State); 32]> {
         let rules = &self.deal.rules;
-        let mut scored: SmallVec<[(u8, Action, State); 24]> = SmallVec::new();
-        for action in ordered_moves(self.deal, state, self.tuning.merge) {
-            let child = state.apply_unchecked(self.deal, action);
+        let mut scored: SmallVec<[(u8, Action, State); 32]> = SmallVec::new();
+        let mut moves: SmallVec<[(u8, Action); 64]> = SmallVec::new();
+        if self.relaxed {
+            relaxed_moves(self.deal, state, self.tuning.merge, &mut moves);
+        } else {
+            let turn = state.turn;
+            moves.extend(
+                ordered_moves(self.deal, state, self.tuning.merge)
+                    .into_iter()
+                    .map(|a| (turn, a)),
+            );
+        }
+        for (seat, action) in moves {
+            let child = if self.relaxed {
+                let mut from = *state;
+                from.turn = seat;
+                // No tokens for card actions (discards are legal); one for a pass.
+                from.clues = (action == Action::Clue) as u8;
+                let mut child = from.apply_unchecked(self.deal, action);
+                relax(&mut child);
+                child
+            } else {
+                state.apply_unchecked(self.deal, action)
+            };
             let ub = if child.is_over() {
                 child.score(rules)
             } else {
@@ -155,5 +181,54 @@ impl Searcher<'_> {
             self.table.lower_upper(key, k - 1);
         }
         Answer::No
+    }
+}
+
+/// Whether the relaxed game bounds the real one for these rules. It needs every player to hold
+/// a card whenever it is their turn (hands of two or more, no endless mode), so that a player
+/// who cannot pass in the real game could not pass in the relaxed one either.
+pub fn relaxation_applies(deal: &Deal) -> bool {
+    deal.rules.hand_size >= 2 && !deal.rules.endless
+}
+
+/// A position of the relaxed game: clue tokens are unlimited, so a clue is a free pass. Before
+/// the pile runs out any player may therefore act next, and whose turn it is does not matter;
+/// in the final round passes still use up turns. Every real line is a relaxed line, so the
+/// relaxed game's best score bounds the real one from above, and its positions are far fewer.
+pub fn relaxed_root(state: &State) -> State {
+    let mut s = *state;
+    relax(&mut s);
+    s
+}
+
+/// Brings a position into the relaxed game's canonical form: no tokens counted, and before the
+/// final round, seat 0 to move (any seat may act).
+fn relax(s: &mut State) {
+    s.clues = 0;
+    if s.final_turns == NOT_FINAL && !s.is_over() {
+        s.turn = 0;
+    }
+}
+
+/// Moves of the relaxed game: before the final round, every player's card actions; in the
+/// final round, the mover's card actions and a pass.
+fn relaxed_moves(deal: &Deal, state: &State, merge: bool, out: &mut SmallVec<[(u8, Action); 64]>) {
+    let players = deal.rules.players;
+    let seats = if state.final_turns == NOT_FINAL {
+        0..players
+    } else {
+        state.turn..state.turn + 1
+    };
+    for seat in seats {
+        let mut from = *state;
+        from.turn = seat;
+        // No tokens in hand: discards are legal and no clue is generated here.
+        from.clues = 0;
+        for a in ordered_moves(deal, &from, merge) {
+            out.push((seat, a));
+        }
+    }
+    if state.final_turns != NOT_FINAL {
+        out.push((state.turn, Action::Clue));
     }
 }

@@ -12,4 +12,4 @@ mod root;
 pub mod table;
 
 pub use dfs::{Answer, Tuning};
-pub use root::{solve, Solution, SolveConfig};
+pub use root::{relaxed_max, solve, Solution, SolveConfig};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::bounds::upper_bound;
-use super::dfs::{Answer, Searcher, Tuning};
+use super::dfs::{relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
 use super::key::key;
 use super::order::ordered_moves;
 use super::table::Table;
@@ -95,6 +95,7 @@ impl<'a> Ctx<'a> {
             done,
             deadline: self.deadline,
             node_limit: self.node_limit,
+            relaxed: false,
             nodes: 0,
         }
     }
@@ -170,7 +171,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Node budget of the first, optimistic question.
+/// Node budget of each question in the first round; it doubles every round.
 const QUICK_NODES: u64 = 20_000;
 
 fn final_score(deal: &Deal, state: &State, line: &[Action]) -> u8 {
@@ -229,45 +230,79 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             m.saturating_sub(nodes.load(Ordering::Relaxed))
         })
     };
+    let relaxed_table = Table::with_megabytes((config.tt_mb / 4).max(1));
+    let relaxed_root = relaxed_root(state);
+    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal);
+    // The relaxed game is known to reach scores up to this one.
+    let mut relaxed_reaches = 0u8;
     pool.install(|| {
-        // Most deals reach their upper bound, and then one search finds the line; try that
-        // first within a small budget.
-        if lo < hi {
-            let quick = Ctx {
-                node_limit: QUICK_NODES.min(budget(&nodes)),
+        // Three questions share the work, each with a node budget that doubles every round,
+        // so no one of them can starve the others:
+        // 1. can the real game reach the upper bound? (most deals: yes, found at once);
+        // 2. can the relaxed game (free clues) reach it? It is much smaller, and where it
+        //    cannot, neither can the real game;
+        // 3. can the real game beat the best line found? Just above the true maximum the
+        //    bounds cut far more than at the upper bound.
+        let mut round_budget = QUICK_NODES;
+        while lo < hi && !stop.load(Ordering::Relaxed) {
+            let limit = round_budget.min(budget(&nodes));
+            if limit == 0 {
+                break;
+            }
+            let limited = Ctx {
+                node_limit: limit,
                 ..ctx.clone_ref()
             };
             let never = AtomicBool::new(false);
-            match quick.reach_split(state, hi, depth, &never) {
+            match limited.reach_split(state, hi, depth, &never) {
                 Answer::Yes => {
                     line = ctx.line(state, hi);
                     lo = hi;
+                    break;
                 }
-                Answer::No => hi = if rules.endless { lo } else { hi - 1 },
+                Answer::No => {
+                    hi = if rules.endless { lo } else { hi - 1 };
+                    continue;
+                }
                 Answer::Stopped => {}
             }
-        }
-        // Then climb from the best line found: a question just above the true maximum is
-        // refuted far sooner than one far above it, because the bounds cut more.
-        while lo < hi {
-            let k = lo + 1;
-            let k = if rules.endless { hi } else { k };
-            let never = AtomicBool::new(false);
-            let limited = Ctx {
-                node_limit: budget(&nodes),
-                ..ctx.clone_ref()
-            };
-            if limited.node_limit == 0 {
-                break;
-            }
-            match limited.reach_split(state, k, depth, &never) {
-                Answer::Yes => {
-                    line = ctx.line(state, k);
-                    lo = final_score(deal, state, &line).max(k);
+            if use_relaxed && relaxed_reaches < hi {
+                let mut searcher = Searcher {
+                    relaxed: true,
+                    table: &relaxed_table,
+                    node_limit: round_budget.min(budget(&nodes)),
+                    ..ctx.searcher(&never)
+                };
+                let answer = searcher.reach(&relaxed_root, hi);
+                nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
+                match answer {
+                    Answer::No => {
+                        hi -= 1;
+                        continue;
+                    }
+                    Answer::Yes => relaxed_reaches = hi,
+                    Answer::Stopped => {}
                 }
-                Answer::No => hi = if rules.endless { lo } else { k - 1 },
-                Answer::Stopped => break,
             }
+            if !rules.endless && lo + 1 < hi {
+                let limited = Ctx {
+                    node_limit: round_budget.min(budget(&nodes)),
+                    ..ctx.clone_ref()
+                };
+                match limited.reach_split(state, lo + 1, depth, &never) {
+                    Answer::Yes => {
+                        line = ctx.line(state, lo + 1);
+                        lo = final_score(deal, state, &line).max(lo + 1);
+                        continue;
+                    }
+                    Answer::No => {
+                        hi = lo;
+                        continue;
+                    }
+                    Answer::Stopped => {}
+                }
+            }
+            round_budget = round_budget.saturating_mul(2);
         }
     });
     Solution {
@@ -281,4 +316,31 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         seconds: start.elapsed().as_secs_f64(),
         table_entries: table.len(),
     }
+}
+
+/// The best score of the relaxed game (clue tokens unlimited) from `state`, or `None` where the
+/// relaxation does not apply. An upper bound on the real game's best score; exposed for tests.
+pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
+    if !relaxation_applies(deal) || state.is_over() {
+        return None;
+    }
+    let table = Table::with_megabytes(64);
+    let never = AtomicBool::new(false);
+    let mut searcher = Searcher {
+        deal,
+        table: &table,
+        tuning: Tuning::FULL,
+        stop: &never,
+        done: &never,
+        deadline: None,
+        node_limit: u64::MAX,
+        relaxed: true,
+        nodes: 0,
+    };
+    let root = relaxed_root(state);
+    let mut k = deal.rules.perfect_score();
+    while k > 0 && searcher.reach(&root, k) == Answer::No {
+        k -= 1;
+    }
+    Some(k)
 }
