@@ -184,11 +184,12 @@ impl Searcher<'_> {
     }
 }
 
-/// Whether the relaxed game bounds the real one for these rules. It needs every player to hold
-/// a card whenever it is their turn (hands of two or more, no endless mode), so that a player
-/// who cannot pass in the real game could not pass in the relaxed one either.
-pub fn relaxation_applies(deal: &Deal) -> bool {
-    deal.rules.hand_size >= 2 && !deal.rules.endless
+/// Whether the relaxed game bounds the real one from `state`. It needs every player to hold a
+/// card whenever it is their turn (no endless mode, and two or more cards in every hand now:
+/// hands only shrink in the final round, by one card a player), so that the relaxed game never
+/// ends for want of a legal action where the real one goes on.
+pub fn relaxation_applies(deal: &Deal, state: &State) -> bool {
+    !deal.rules.endless && (0..deal.rules.players as usize).all(|p| state.hand(p).len() >= 2)
 }
 
 /// A position of the relaxed game: clue tokens are unlimited, so a clue is a free pass. Before

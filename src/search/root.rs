@@ -232,7 +232,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     };
     let relaxed_table = Table::with_megabytes((config.tt_mb / 4).max(1));
     let relaxed_root = relaxed_root(state);
-    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal);
+    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal, state);
     // The relaxed game is known to reach scores up to this one.
     let mut relaxed_reaches = 0u8;
     pool.install(|| {
@@ -321,7 +321,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
 /// The best score of the relaxed game (clue tokens unlimited) from `state`, or `None` where the
 /// relaxation does not apply. An upper bound on the real game's best score; exposed for tests.
 pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
-    if !relaxation_applies(deal) || state.is_over() {
+    if !relaxation_applies(deal, state) || state.is_over() {
         return None;
     }
     let table = Table::with_megabytes(64);
