@@ -201,7 +201,15 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     let start = Instant::now();
     let rules = &deal.rules;
     let perfect = rules.perfect_score();
-    let table = Table::with_megabytes(config.tt_mb);
+    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal, state);
+    // The memory cap covers both tables: the relaxed game's gets a quarter when it is used.
+    let relaxed_mb = if use_relaxed {
+        (config.tt_mb / 4).max(1)
+    } else {
+        0
+    };
+    let table = Table::with_megabytes(config.tt_mb - relaxed_mb.min(config.tt_mb - 1));
+    let relaxed_table = Table::with_megabytes(relaxed_mb);
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let ctx = Ctx {
@@ -230,9 +238,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             m.saturating_sub(nodes.load(Ordering::Relaxed))
         })
     };
-    let relaxed_table = Table::with_megabytes((config.tt_mb / 4).max(1));
     let relaxed_root = relaxed_root(state);
-    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal, state);
     // The relaxed game is known to reach scores up to this one.
     let mut relaxed_reaches = 0u8;
     pool.install(|| {
@@ -314,7 +320,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         line,
         nodes: nodes.load(Ordering::Relaxed),
         seconds: start.elapsed().as_secs_f64(),
-        table_entries: table.len(),
+        table_entries: table.len() + relaxed_table.len(),
     }
 }
 
