@@ -171,6 +171,9 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// How many times the real questions' budget the relaxed game gets in each round.
+const RELAXED_SHARE: u64 = 4;
+
 /// Node budget of each question in the first round; it doubles every round.
 const QUICK_NODES: u64 = 20_000;
 
@@ -276,7 +279,10 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
                 let mut searcher = Searcher {
                     relaxed: true,
                     table: &relaxed_table,
-                    node_limit: round_budget.min(budget(&nodes)),
+                    // The relaxed game decides the hard deals; it gets the larger share.
+                    node_limit: round_budget
+                        .saturating_mul(RELAXED_SHARE)
+                        .min(budget(&nodes)),
                     ..ctx.searcher(&never)
                 };
                 let answer = searcher.reach(&relaxed_root, hi);
