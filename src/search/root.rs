@@ -204,14 +204,11 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     let start = Instant::now();
     let rules = &deal.rules;
     let perfect = rules.perfect_score();
-    let use_relaxed = config.tuning.relaxed && relaxation_applies(deal, state);
-    // The memory cap covers both tables: the relaxed game's gets a quarter when it is used.
-    let relaxed_mb = if use_relaxed {
-        (config.tt_mb / 4).max(1)
-    } else {
-        0
-    };
-    let table = Table::with_megabytes(config.tt_mb - relaxed_mb.min(config.tt_mb - 1));
+    // The memory cap covers both tables: the relaxed game's gets a quarter when it is used
+    // (and it is not used when that quarter is under a mebibyte).
+    let use_relaxed = config.tuning.relaxed && config.tt_mb >= 4 && relaxation_applies(deal, state);
+    let relaxed_mb = if use_relaxed { config.tt_mb / 4 } else { 0 };
+    let table = Table::with_megabytes(config.tt_mb - relaxed_mb);
     let relaxed_table = Table::with_megabytes(relaxed_mb);
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
