@@ -6,6 +6,7 @@ pub mod benchset;
 pub mod card;
 pub mod error;
 pub mod hanablive;
+pub mod hidden;
 pub mod line;
 pub mod position;
 pub mod rules;

@@ -13,6 +13,7 @@ use clap::Args;
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::hanablive::{self, GameExport};
+use hanabi_solver::hidden::sample;
 use hanabi_solver::line::describe;
 use hanabi_solver::position;
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
@@ -62,6 +63,19 @@ pub struct SolveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// For a position file with hidden cards (`?`): fill them with N random orderings of the
+    /// unseen cards and solve every action of the player to move in each, as if every card
+    /// were known (an optimistic estimate). Works without hidden cards too. --threads is how
+    /// many samples run at once; --time-limit, --max-nodes and --tt-mb apply to each solve.
+    #[arg(long, value_name = "N")]
+    pub samples: Option<usize>,
+    /// With --samples: the seed of the random orderings (the same seed gives the same numbers
+    /// on any number of threads).
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "samples")]
+    pub rng_seed: u64,
+    /// An exact analysis over every arrangement of the hidden cards: not built yet.
+    #[arg(long)]
+    pub exact: bool,
 }
 
 /// Limits and resources of a search.
@@ -174,8 +188,8 @@ fn position_problem(path: &Path, view: Option<&str>) -> anyhow::Result<Problem> 
     check_view(view, &pos.names)?;
     let (deal, state) = pos.open().map_err(|e| match e {
         Error::Position { line, message } => anyhow!(
-            "{}: line {line}: {message}; hidden-card modes (--exact, --samples) are not built \
-             yet, so only positions with every card known can be solved",
+            "{}: line {line}: {message}; use --samples N (e.g. --samples 1000) for a sampled \
+             estimate that fills the hidden cards at random (--exact is not built yet)",
             path.display()
         ),
         other => anyhow!("{}: {other}", path.display()),
@@ -367,6 +381,15 @@ fn position_words(p: &Problem) -> Vec<String> {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let config = args.search.config()?;
+    if args.exact {
+        bail!(
+            "--exact (an exact analysis over every arrangement of the hidden cards) is not built \
+             yet; use --samples N for a sampled estimate"
+        );
+    }
+    if let Some(n) = args.samples {
+        return run_samples(&args, n, &config);
+    }
     let p = problem(&args)?;
     if args.export.is_some() && p.deck.is_none() && p.game.is_none() {
         bail!("--export needs a whole game: a seed, --deck or a hanab.live game export, not a position file");
@@ -525,6 +548,132 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         println!(
             "Wrote the position before turn {turn} to {}.",
             path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `solve FILE.hanabi --samples N`: sampled determinizations of a position with hidden cards.
+fn run_samples(args: &SolveArgs, samples: usize, config: &SolveConfig) -> anyhow::Result<()> {
+    if samples == 0 {
+        bail!("--samples must be at least 1");
+    }
+    let path = args
+        .position
+        .clone()
+        .or_else(|| {
+            args.seed
+                .as_deref()
+                .filter(|s| is_ext(s, ".hanabi"))
+                .map(PathBuf::from)
+        })
+        .ok_or_else(|| anyhow!("--samples needs a position file (.hanabi)"))?;
+    let flags = rule_flags(args);
+    if !flags.is_empty() {
+        bail!(
+            "{} cannot be used with a position file: the file sets the rules",
+            flags.join(", ")
+        );
+    }
+    for (given, name) in [
+        (args.turn.is_some(), "--turn"),
+        (args.export.is_some(), "--export"),
+        (args.write_position.is_some(), "--write-position"),
+        (args.view.as_deref().is_some_and(|v| v != "open"), "--view"),
+    ] {
+        if given {
+            bail!("{name} cannot be used with --samples");
+        }
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let pos = position::read(&text).map_err(|f| anyhow!("{}: {f}", path.display()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .context("starting worker threads")?;
+    let estimate = pool
+        .install(|| sample(&pos, samples, args.rng_seed, config))
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let unproven: usize = estimate.moves.iter().map(|m| m.unproven).sum();
+    if args.json {
+        let moves: Vec<_> = estimate
+            .moves
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "action": m.name,
+                    "slot": m.slot,
+                    "win_probability": m.win_probability,
+                    "expected_score": m.expected_score,
+                    "ci95": {
+                        "win_probability": [m.win_ci95.0, m.win_ci95.1],
+                        "expected_score": [m.score_ci95.0, m.score_ci95.1],
+                    },
+                    "unproven": m.unproven,
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "mode": "samples",
+            "position": path.display().to_string(),
+            "to_move": pos.names[pos.turn as usize],
+            "hidden": estimate.hidden,
+            "perfect_score": estimate.perfect_score,
+            "samples": estimate.samples,
+            "rng_seed": estimate.rng_seed,
+            "moves": moves,
+            "unproven": unproven,
+            "optimistic": true,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    let rules = &pos.rules;
+    println!(
+        "Position: {}, {} players, {} (hand size {}); {} to move; {} hidden card{}",
+        path.display(),
+        rules.players,
+        rules.variant.name,
+        rules.hand_size,
+        pos.names[pos.turn as usize],
+        estimate.hidden,
+        if estimate.hidden == 1 { "" } else { "s" }
+    );
+    println!(
+        "Optimistic estimate from {} sampled determinizations (rng seed {}): each sample fills \
+         the hidden cards at random and is solved as if every card were known, so real play, \
+         which cannot see them, can only do as well or worse.",
+        estimate.samples, estimate.rng_seed
+    );
+    println!(
+        "Slots count from 1, oldest card first; the perfect score is {}.",
+        estimate.perfect_score
+    );
+    println!(
+        "  {:<20} {:>7}  {:<17} {:>6}  {:<15} {:>8}",
+        "action", "win", "95% interval", "score", "95% interval", "unproven"
+    );
+    for m in &estimate.moves {
+        println!(
+            "  {:<20} {:>6.1}%  [{:>5.1}%, {:>5.1}%] {:>6.2}  [{:>5.2}, {:>5.2}] {:>8}",
+            m.name,
+            100.0 * m.win_probability,
+            100.0 * m.win_ci95.0,
+            100.0 * m.win_ci95.1,
+            m.expected_score,
+            m.score_ci95.0,
+            m.score_ci95.1,
+            m.unproven
+        );
+    }
+    if unproven > 0 {
+        println!(
+            "{unproven} solve{} stopped at a limit before {} proven: {} score{} a proven lower bound.",
+            if unproven == 1 { " was" } else { "s were" },
+            if unproven == 1 { "it was" } else { "they were" },
+            if unproven == 1 { "its" } else { "their" },
+            if unproven == 1 { " is" } else { "s are" },
         );
     }
     Ok(())

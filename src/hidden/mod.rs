@@ -1,0 +1,47 @@
+//! Positions with hidden cards (`?`): estimates from sampled determinizations.
+//!
+//! [`sample::sample`] fills the `?` of a [`Position`](crate::position::Position) with many random
+//! orderings of the unseen cards and, for each, solves every root action of the player to move
+//! exactly with every card known. The result is an *optimistic* estimate: each sample is solved
+//! as if every card were known, so real play, which cannot see the hidden cards, can only do as
+//! well or worse.
+//!
+//! Root actions are identified by what the mover does, not by the card it moves: a play or
+//! discard by its hand slot (the same in every sample), named by the card when the file knows
+//! it ("play r3") and by the slot when it is hidden ("play slot 2", slots counted from 1, oldest
+//! card first).
+
+pub mod sample;
+
+pub use sample::{evaluate, root_actions, sample, Estimate, MoveEstimate, Outcome, SplitMix64};
+
+/// The mean of `xs` and its 95% interval (normal approximation with the sample standard
+/// deviation), clamped to `[lo, hi]`. One value gives a zero-width interval.
+pub fn mean_interval(xs: &[f64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, (lo, hi));
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let sd = if xs.len() > 1 {
+        (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let half = 1.96 * sd / n.sqrt();
+    (mean, ((mean - half).max(lo), (mean + half).min(hi)))
+}
+
+/// The share `k / n` and its 95% Wilson score interval.
+pub fn wilson(k: usize, n: usize) -> (f64, (f64, f64)) {
+    if n == 0 {
+        return (0.0, (0.0, 1.0));
+    }
+    let z = 1.96f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    (p, ((centre - half).max(0.0), (centre + half).min(1.0)))
+}

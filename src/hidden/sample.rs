@@ -1,0 +1,233 @@
+//! Sampled determinizations: fill the `?` with random orderings of the unseen cards and solve
+//! every root action of each sample exactly.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::{mean_interval, wilson};
+use crate::card::Card;
+use crate::error::Error;
+use crate::position::Position;
+use crate::search::{solve, SolveConfig};
+use crate::state::Action;
+
+/// SplitMix64: a small deterministic generator (enough for shuffling samples).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The generator of sample `index` under `seed`: depends on nothing else, so results do
+    /// not depend on threads or the order samples run in.
+    pub fn for_sample(seed: u64, index: u64) -> SplitMix64 {
+        let mut a = SplitMix64(seed);
+        let mut b = SplitMix64(index ^ 0x5851_f42d_4c95_7f2d);
+        SplitMix64(a.next_u64() ^ b.next_u64().rotate_left(17))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), by multiply-shift (bias below 2^-50 for small `n`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// The outcomes of one sample, one per root action.
+type SampleResult = Result<Vec<Outcome>, Error>;
+
+/// What one root action reached in one sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The best final score after the action (the proven lower bound when not `proven`).
+    pub score: u8,
+    /// False when a limit stopped the child's search.
+    pub proven: bool,
+}
+
+/// The legal root actions of the player to move, in [`crate::state::State::legal_actions`]
+/// order. They depend only on hand sizes, tokens and the pile's size, never on which card is
+/// where, so they are the same in every sample.
+pub fn root_actions(position: &Position) -> Result<Vec<Action>, Error> {
+    let (deal, state) = position.fill(&position.unseen())?;
+    Ok(state.legal_actions(&deal).into_vec())
+}
+
+/// Solves every root action of `position` with the `?` filled by `cards` (a reordering of
+/// [`Position::unseen`]), each child exactly with one thread. One outcome per
+/// [`root_actions`] entry, in that order.
+pub fn evaluate(
+    position: &Position,
+    cards: &[Card],
+    config: &SolveConfig,
+) -> Result<Vec<Outcome>, Error> {
+    let (deal, state) = position.fill(cards)?;
+    let config = SolveConfig {
+        threads: 1,
+        ..config.clone()
+    };
+    let rules = &deal.rules;
+    state
+        .legal_actions(&deal)
+        .into_iter()
+        .map(|a| {
+            let child = state.apply(&deal, a).map_err(|e| Error::Illegal {
+                index: 0,
+                reason: e,
+            })?;
+            if child.is_over() {
+                return Ok(Outcome {
+                    score: child.score(rules),
+                    proven: true,
+                });
+            }
+            let s = solve(&deal, &child, &config);
+            Ok(Outcome {
+                score: s.max_score,
+                proven: s.proven,
+            })
+        })
+        .collect()
+}
+
+/// One root action over all samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveEstimate {
+    pub action: Action,
+    /// "play r3", "discard slot 2", "clue", "deck play".
+    pub name: String,
+    /// Hand slot counted from 1 (oldest card first), for plays and discards.
+    pub slot: Option<u8>,
+    /// Share of samples in which the perfect score is still reachable after the action.
+    pub win_probability: f64,
+    pub win_ci95: (f64, f64),
+    /// Mean over samples of the maximum score after the action.
+    pub expected_score: f64,
+    pub score_ci95: (f64, f64),
+    /// Samples whose solve a limit stopped (their score is a proven lower bound).
+    pub unproven: usize,
+    /// The score of every sample, in sample order.
+    pub scores: Vec<u8>,
+}
+
+/// The sampled estimate of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    pub samples: usize,
+    pub rng_seed: u64,
+    pub hidden: usize,
+    pub perfect_score: u8,
+    /// Sorted by win probability, then expected score (both highest first), then root order.
+    pub moves: Vec<MoveEstimate>,
+}
+
+/// The name of a root action: the card when the file knows it, the slot when it is hidden.
+fn action_name(position: &Position, action: Action) -> (String, Option<u8>) {
+    let v = &position.rules.variant;
+    let hand = &position.hands[position.turn as usize];
+    let named = |verb: &str, i: u8| match hand.get(i as usize).copied().flatten() {
+        Some(c) => format!("{verb} {}", v.card_name(c)),
+        None => format!("{verb} slot {}", i + 1),
+    };
+    match action {
+        Action::Play(i) => (named("play", i), Some(i + 1)),
+        Action::Discard(i) => (named("discard", i), Some(i + 1)),
+        Action::Clue => ("clue".to_string(), None),
+        Action::DeckPlay => ("deck play".to_string(), None),
+    }
+}
+
+/// `samples` determinizations of `position` under `rng_seed`: sample `i` shuffles
+/// [`Position::unseen`] with [`SplitMix64::for_sample`]`(rng_seed, i)` and fills the `?` with
+/// it; every root action is then solved exactly ([`evaluate`]). Samples run in parallel on the
+/// current rayon pool (the global one outside any pool); the result does not depend on the
+/// number of threads or the order samples finish in.
+pub fn sample(
+    position: &Position,
+    samples: usize,
+    rng_seed: u64,
+    config: &SolveConfig,
+) -> Result<Estimate, Error> {
+    if samples == 0 {
+        return Err(Error::Option(
+            "the number of samples must be at least 1".into(),
+        ));
+    }
+    let actions = root_actions(position)?;
+    let unseen = position.unseen();
+    // One long-lived task per worker of the current pool, each taking the next sample, and
+    // each result stored at its sample's index. (A plain `par_iter` would let a worker that
+    // waits for a child's search, which runs on its own pool, start another sample meanwhile,
+    // nesting searches on one stack without bound.)
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<SampleResult>>> = (0..samples).map(|_| Mutex::new(None)).collect();
+    rayon::broadcast(|_| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= samples {
+            break;
+        }
+        let mut cards = unseen.clone();
+        SplitMix64::for_sample(rng_seed, i as u64).shuffle(&mut cards);
+        let result = evaluate(position, &cards, config);
+        *slots[i].lock().expect("no worker panics holding a slot") = Some(result);
+    });
+    let results: Vec<Vec<Outcome>> = slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .expect("no worker panics holding a slot")
+                .expect("every sample ran")
+        })
+        .collect::<Result<_, _>>()?;
+    let perfect = position.rules.perfect_score();
+    let mut moves: Vec<MoveEstimate> = actions
+        .iter()
+        .enumerate()
+        .map(|(k, &action)| {
+            let scores: Vec<u8> = results.iter().map(|r| r[k].score).collect();
+            let wins = scores.iter().filter(|&&s| s == perfect).count();
+            let unproven = results.iter().filter(|r| !r[k].proven).count();
+            let xs: Vec<f64> = scores.iter().map(|&s| s as f64).collect();
+            let (expected_score, score_ci95) = mean_interval(&xs, 0.0, perfect as f64);
+            let (win_probability, win_ci95) = wilson(wins, samples);
+            let (name, slot) = action_name(position, action);
+            MoveEstimate {
+                action,
+                name,
+                slot,
+                win_probability,
+                win_ci95,
+                expected_score,
+                score_ci95,
+                unproven,
+                scores,
+            }
+        })
+        .collect();
+    // A stable sort keeps root order among ties.
+    moves.sort_by(|a, b| {
+        b.win_probability
+            .total_cmp(&a.win_probability)
+            .then(b.expected_score.total_cmp(&a.expected_score))
+    });
+    Ok(Estimate {
+        samples,
+        rng_seed,
+        hidden: position.hidden(),
+        perfect_score: perfect,
+        moves,
+    })
+}

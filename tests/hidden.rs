@@ -1,0 +1,311 @@
+//! Sampled determinizations of positions with hidden cards (`solve FILE --samples N`): the same
+//! numbers on any number of threads, agreement with the average over every ordering of the
+//! hidden cards, legal actions only, and the command line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hanabi_solver::card::Card;
+use hanabi_solver::hidden::{evaluate, mean_interval, root_actions, sample, wilson, Estimate};
+use hanabi_solver::position::{self, Position};
+use hanabi_solver::search::SolveConfig;
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn hidden_pile() -> Position {
+    let text = std::fs::read_to_string(data("hidden-pile.hanabi")).unwrap();
+    position::read(&text).unwrap()
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// Every ordering of `cards` (n! of them, repeated cards included, so each is equally likely
+/// under a uniform shuffle).
+fn permutations(cards: &[Card]) -> Vec<Vec<Card>> {
+    if cards.len() <= 1 {
+        return vec![cards.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..cards.len() {
+        let mut rest = cards.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            out.push(tail);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_file_hides_four_pile_cards() {
+    let pos = hidden_pile();
+    assert_eq!(pos.hidden(), 4);
+    assert!(pos.hands.iter().flatten().all(|c| c.is_some()));
+    assert_eq!(pos.unseen().len(), 4);
+}
+
+#[test]
+fn same_seed_same_numbers_on_one_and_two_threads() {
+    let pos = hidden_pile();
+    let config = SolveConfig::default();
+    let one: Estimate = in_pool(1, || sample(&pos, 300, 42, &config).unwrap());
+    let two: Estimate = in_pool(2, || sample(&pos, 300, 42, &config).unwrap());
+    assert_eq!(one, two);
+    let again = in_pool(2, || sample(&pos, 300, 42, &config).unwrap());
+    assert_eq!(two, again);
+    // Another seed draws other orderings (the per-sample scores differ somewhere).
+    let other = in_pool(2, || sample(&pos, 300, 43, &config).unwrap());
+    let scores = |e: &Estimate| e.moves.iter().map(|m| m.scores.clone()).collect::<Vec<_>>();
+    assert_ne!(scores(&two), scores(&other));
+}
+
+#[test]
+fn sampled_means_approach_the_mean_over_every_ordering() {
+    let pos = hidden_pile();
+    let config = SolveConfig::default();
+    let actions = root_actions(&pos).unwrap();
+    let perfect = pos.rules.perfect_score();
+    let orderings = permutations(&pos.unseen());
+    assert_eq!(orderings.len(), 24);
+    // The exact mean score and win share of each root action over every ordering.
+    let mut totals = vec![(0.0f64, 0.0f64, 0.0f64); actions.len()];
+    for cards in &orderings {
+        for (k, o) in evaluate(&pos, cards, &config).unwrap().iter().enumerate() {
+            assert!(o.proven);
+            let x = o.score as f64;
+            totals[k].0 += x;
+            totals[k].1 += x * x;
+            totals[k].2 += (o.score == perfect) as u8 as f64;
+        }
+    }
+    let n_exact = orderings.len() as f64;
+    let samples = 2000;
+    let est = sample(&pos, samples, 7, &config).unwrap();
+    assert_eq!(est.moves.len(), actions.len());
+    let mut varied = false;
+    for (k, &a) in actions.iter().enumerate() {
+        let m = est.moves.iter().find(|m| m.action == a).unwrap();
+        let mean = totals[k].0 / n_exact;
+        let var = (totals[k].1 / n_exact - mean * mean).max(0.0);
+        let share = totals[k].2 / n_exact;
+        varied |= var > 0.0;
+        let se_mean = (var / samples as f64).sqrt();
+        let se_share = (share * (1.0 - share) / samples as f64).sqrt();
+        assert!(
+            (m.expected_score - mean).abs() <= 4.0 * se_mean + 1e-12,
+            "{}: sampled mean {} vs exact {mean} (se {se_mean})",
+            m.name,
+            m.expected_score
+        );
+        assert!(
+            (m.win_probability - share).abs() <= 4.0 * se_share + 1e-12,
+            "{}: sampled share {} vs exact {share} (se {se_share})",
+            m.name,
+            m.win_probability
+        );
+        assert!(m.score_ci95.0 <= m.expected_score && m.expected_score <= m.score_ci95.1);
+        assert!(m.win_ci95.0 <= m.win_probability && m.win_probability <= m.win_ci95.1);
+        assert_eq!(m.unproven, 0);
+    }
+    assert!(varied, "the test position should have outcomes that vary");
+}
+
+#[test]
+fn every_listed_action_is_legal_in_every_sample() {
+    let pos = hidden_pile();
+    let est = sample(&pos, 50, 1, &SolveConfig::default()).unwrap();
+    let mut names: Vec<&str> = est.moves.iter().map(|m| m.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["discard r2", "discard y2", "play r2", "play y2"]);
+    for i in 0..50u64 {
+        let mut cards = pos.unseen();
+        hanabi_solver::hidden::SplitMix64::for_sample(1, i).shuffle(&mut cards);
+        let (deal, state) = pos.fill(&cards).unwrap();
+        for m in &est.moves {
+            assert!(state.legal_actions(&deal).contains(&m.action), "{}", m.name);
+            assert!(state.apply(&deal, m.action).is_ok(), "{}", m.name);
+        }
+    }
+}
+
+#[test]
+fn hidden_hand_cards_are_named_by_slot_and_nothing_hidden_still_works() {
+    let text = std::fs::read_to_string(data("hidden-pile.hanabi")).unwrap();
+    // Alice's y2 hidden instead of one pile card.
+    let hand = text
+        .replace("hand Alice: r2 y2", "hand Alice: r2 ?")
+        .replace("deck: r1 y1 ? ? ? ?", "deck: r1 y1 ? ? ? y2");
+    let pos = position::read(&hand).unwrap();
+    let est = sample(&pos, 20, 3, &SolveConfig::default()).unwrap();
+    let mut names: Vec<(&str, Option<u8>)> = est
+        .moves
+        .iter()
+        .map(|m| (m.name.as_str(), m.slot))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("discard r2", Some(1)),
+            ("discard slot 2", Some(2)),
+            ("play r2", Some(1)),
+            ("play slot 2", Some(2))
+        ]
+    );
+    // Nothing hidden: every sample is the same deal.
+    let open = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/stall.hanabi"),
+    )
+    .unwrap();
+    let pos = position::read(&open).unwrap();
+    let est = sample(&pos, 5, 9, &SolveConfig::default()).unwrap();
+    assert_eq!(est.hidden, 0);
+    for m in &est.moves {
+        assert!(m.scores.iter().all(|&s| s == m.scores[0]), "{}", m.name);
+    }
+    assert_eq!(est.moves[0].name, "clue");
+    assert_eq!(est.moves[0].win_probability, 1.0);
+    assert!(sample(&pos, 0, 9, &SolveConfig::default()).is_err());
+}
+
+#[test]
+fn intervals() {
+    let (p, (lo, hi)) = wilson(0, 10);
+    assert_eq!(p, 0.0);
+    assert_eq!(lo, 0.0);
+    assert!((hi - 0.2775).abs() < 1e-3, "{hi}");
+    let (p, (lo, hi)) = wilson(5, 10);
+    assert_eq!(p, 0.5);
+    assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3);
+    let (m, (lo, hi)) = mean_interval(&[1.0, 2.0, 3.0, 4.0], 0.0, 10.0);
+    assert_eq!(m, 2.5);
+    // sd = 1.29099, half width = 1.96 * sd / 2
+    assert!((hi - lo - 1.96 * 1.290_994_4).abs() < 1e-6);
+    let (_, (lo, hi)) = mean_interval(&[3.0], 0.0, 10.0);
+    assert_eq!((lo, hi), (3.0, 3.0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: one line expected, got {stderr:?}"
+    );
+    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
+    stderr
+}
+
+#[test]
+fn cli_text_and_json() {
+    let file = data("hidden-pile.hanabi");
+    let file = file.to_str().unwrap();
+    let out = run(&["solve", file, "--samples", "200", "--rng-seed", "5"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Optimistic estimate from 200 sampled"),
+        "{text}"
+    );
+    assert!(text.contains("as if every card were known"), "{text}");
+    assert!(text.contains("rng seed 5"), "{text}");
+    for name in ["play r2", "play y2", "discard r2", "discard y2"] {
+        assert!(text.contains(name), "{text}");
+    }
+
+    let out = run(&[
+        "solve",
+        file,
+        "--samples",
+        "200",
+        "--rng-seed",
+        "5",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["mode"], "samples");
+    assert_eq!(json["samples"], 200);
+    assert_eq!(json["rng_seed"], 5);
+    assert_eq!(json["optimistic"], true);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    // Sorted by win probability, then expected score.
+    for w in moves.windows(2) {
+        let key = |m: &serde_json::Value| {
+            (
+                m["win_probability"].as_f64().unwrap(),
+                m["expected_score"].as_f64().unwrap(),
+            )
+        };
+        assert!(key(&w[0]) >= key(&w[1]), "{moves:?}");
+    }
+    for m in moves {
+        let ci = &m["ci95"];
+        assert_eq!(ci["win_probability"].as_array().unwrap().len(), 2);
+        assert_eq!(ci["expected_score"].as_array().unwrap().len(), 2);
+        assert_eq!(m["unproven"], 0);
+        assert!(m["slot"].as_u64().is_some());
+    }
+    // The library gives the same numbers (same seed, another thread count).
+    let est = sample(&hidden_pile(), 200, 5, &SolveConfig::default()).unwrap();
+    for (m, e) in moves.iter().zip(&est.moves) {
+        assert_eq!(m["action"], e.name.as_str());
+        assert_eq!(m["win_probability"].as_f64().unwrap(), e.win_probability);
+        assert_eq!(m["expected_score"].as_f64().unwrap(), e.expected_score);
+    }
+}
+
+#[test]
+fn cli_bad_inputs() {
+    let file = data("hidden-pile.hanabi");
+    let file = file.to_str().unwrap();
+    let message = fails(&["solve", file, "--samples", "0"]);
+    assert!(
+        message.contains("--samples must be at least 1"),
+        "{message}"
+    );
+    let message = fails(&["solve", file]);
+    assert!(message.contains("4 cards are hidden"), "{message}");
+    assert!(message.contains("--samples N"), "{message}");
+    let message = fails(&["solve", file, "--exact"]);
+    assert!(message.contains("--exact"), "{message}");
+    assert!(message.contains("not built yet"), "{message}");
+    let message = fails(&["solve", "p2v0s1", "--samples", "10"]);
+    assert!(
+        message.contains("--samples needs a position file"),
+        "{message}"
+    );
+    let message = fails(&["solve", file, "--samples", "10", "--view", "Alice"]);
+    assert!(
+        message.contains("--view cannot be used with --samples"),
+        "{message}"
+    );
+}
