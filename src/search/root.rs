@@ -227,10 +227,6 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     } else {
         upper_bound(deal, state, config.tuning.bounds).max(lo)
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
-        .build()
-        .expect("a thread pool can be built");
     let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
     // Nodes left under `config.max_nodes` (each sequential sub-search gets at most this).
     let budget = |nodes: &AtomicU64| {
@@ -241,7 +237,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     let relaxed_root = relaxed_root(state);
     // The relaxed game is known to reach scores up to this one.
     let mut relaxed_reaches = 0u8;
-    pool.install(|| {
+    let mut search = || {
         // Three questions share the work, each with a node budget that doubles every round,
         // so no one of them can starve the others:
         // 1. can the real game reach the upper bound? (most deals: yes, found at once);
@@ -313,7 +309,18 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             }
             round_budget = round_budget.saturating_mul(2);
         }
-    });
+    };
+    // One thread searches right here: no pool to build, which matters for the many small
+    // solves of batches and samples.
+    if config.threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .expect("a thread pool can be built")
+            .install(search);
+    } else {
+        search();
+    }
     Solution {
         max_score: lo,
         perfect_score: perfect,
