@@ -371,7 +371,7 @@ fn bad_game_turns_and_views() {
     assert!(message.contains("the game is over at turn 47"), "{message}");
     let message = fails(&["solve", &g, "--turn", "40", "--view", "James"]);
     assert!(
-        message.contains("hidden-card modes (--exact, --samples) are not built yet"),
+        message.contains("a player's view of a game file is not built yet"),
         "{message}"
     );
     let message = fails(&["solve", &g, "--turn", "40", "--view", "nobody"]);

@@ -41,9 +41,9 @@ pub struct SolveArgs {
     /// before the game's N-th action. Default 1.
     #[arg(long, value_name = "N")]
     pub turn: Option<usize>,
-    /// Which cards are known: `open` (every card; the default and, for now, the only view).
-    /// Views with hidden cards (a player's own hand) need hidden-card modes (--exact,
-    /// --samples), which are not built yet.
+    /// Which cards are known: `open` (every card; the default and, for now, the only view for
+    /// a game file). A player's view of a game (their own hand hidden) is not built yet; write
+    /// the position to a .hanabi file with `?` cards and use --samples instead.
     #[arg(long, value_name = "VIEW")]
     pub view: Option<String>,
     /// Write a position of the optimal line as a position file (.hanabi): by default the
@@ -170,12 +170,12 @@ fn check_view(view: Option<&str>, names: &[String]) -> anyhow::Result<()> {
     match view {
         None | Some("open") => Ok(()),
         Some(v) if names.iter().any(|n| n == v) => bail!(
-            "--view {v}: solving from one player's view hides cards, and hidden-card modes \
-             (--exact, --samples) are not built yet; use --view open"
+            "--view {v}: a player's view of a game file is not built yet; use --view open, or \
+             write the position as a .hanabi file with ? cards and use --samples"
         ),
         Some(v) => bail!(
-            "unknown --view {v:?}: use open (every card known); a player's view ({}) needs \
-             hidden-card modes (--exact, --samples), which are not built yet",
+            "unknown --view {v:?}: use open (every card known); a player's view ({}) is not \
+             built yet",
             names.join(", ")
         ),
     }
