@@ -1,8 +1,9 @@
 //! Exact search with every card known: the best final score of a position and a line reaching it.
 //!
-//! The root asks yes/no questions ("can the game still reach k?") from the upper bound down,
-//! starting above the score of a quick greedy play-out; the first yes is the answer. The table
-//! keeps bounds between questions, so later ones reuse earlier work.
+//! The search answers yes/no questions ("can the game still reach k?", `dfs.rs`). The root
+//! (`root.rs`) narrows the answer between the score of a line found (first a greedy play-out)
+//! and an upper bound, which the relaxed game with free clues can lower. The table keeps bounds
+//! between questions, so later ones reuse earlier work.
 
 pub mod bounds;
 pub mod dfs;
