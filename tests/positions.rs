@@ -8,39 +8,13 @@ mod common;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use common::{random_tiny_game, Rng};
+use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::line::final_state;
 use hanabi_solver::position::{self, parse, to_text, Faults, Position, PositionFile};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
-
-/// The best final score from `state`, by brute force (as in tests/reference.rs: plain memoised
-/// search over whole states, every legal action of every slot, no bounds).
-fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u8 {
-    if state.is_over() {
-        return state.score(&deal.rules);
-    }
-    let key = state.normalized();
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let best = state
-        .legal_actions(deal)
-        .into_iter()
-        .map(|a| {
-            reference(
-                deal,
-                &state.apply(deal, a).expect("listed actions are legal"),
-                memo,
-            )
-        })
-        .max()
-        .expect("a state in play has a legal action");
-    memo.insert(key, best);
-    best
-}
 
 fn positions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("positions")

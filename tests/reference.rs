@@ -5,36 +5,10 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{random_tiny_game, Rng};
+use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
 use hanabi_solver::search::bounds::BoundSet;
 use hanabi_solver::search::{relaxed_max, solve, SolveConfig, Tuning};
-use hanabi_solver::state::{Deal, State};
-
-/// The best final score from `state`, by brute force.
-fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u8 {
-    if state.is_over() {
-        return state.score(&deal.rules);
-    }
-    let key = state.normalized();
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let best = state
-        .legal_actions(deal)
-        .into_iter()
-        .map(|a| {
-            reference(
-                deal,
-                &state.apply(deal, a).expect("listed actions are legal"),
-                memo,
-            )
-        })
-        .max()
-        .expect("a state in play has a legal action");
-    memo.insert(key, best);
-    best
-}
 
 fn check_many(
     seed: u64,

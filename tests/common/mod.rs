@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
+
 use hanabi_solver::card::Card;
 use hanabi_solver::rules::{Options, Rules};
 use hanabi_solver::state::{Deal, State};
@@ -70,4 +72,31 @@ pub fn random_tiny_game(
         let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
         return (rules, deck, deal, state);
     }
+}
+
+/// The best final score from `state`, by brute force: the deliberately simple reference the
+/// solver is checked against. Plain memoised search over whole states (hands sorted, nothing
+/// else merged), every legal action of every slot, no bounds.
+pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u8 {
+    if state.is_over() {
+        return state.score(&deal.rules);
+    }
+    let key = state.normalized();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let best = state
+        .legal_actions(deal)
+        .into_iter()
+        .map(|a| {
+            reference(
+                deal,
+                &state.apply(deal, a).expect("listed actions are legal"),
+                memo,
+            )
+        })
+        .max()
+        .expect("a state in play has a legal action");
+    memo.insert(key, best);
+    best
 }
