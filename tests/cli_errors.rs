@@ -1,64 +1,13 @@
 //! The binary on bad input: a non-zero exit, one line on stderr starting with "error:", no panic.
 //! And the happy path of `solve --json` and `solve --export`, checked through the library.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use common::{fails, run, TempFile};
 use hanabi_solver::card::Card;
 use hanabi_solver::rules::{Options, Rules, DEFAULT_NAMES};
 use hanabi_solver::state::{Action, Deal, Outcome};
 use hanabi_solver::variant::Variant;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs a command that must fail cleanly and returns its one-line error.
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    let lines: Vec<&str> = stderr.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "{args:?}: one line expected, got {stderr:?}"
-    );
-    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
-    stderr
-}
-
-/// A temporary path, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str) -> TempFile {
-        TempFile(std::env::temp_dir().join(format!(
-            "hanabi-solver-cli-errors-{}-{name}",
-            std::process::id()
-        )))
-    }
-
-    fn with_text(name: &str, text: &str) -> TempFile {
-        let f = TempFile::new(name);
-        std::fs::write(&f.0, text).unwrap();
-        f
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
 
 /// The No Variant deck in suit order, as card names.
 fn sorted_deck() -> Vec<String> {

@@ -2,19 +2,12 @@
 //! turn (`GAME.json --turn N`), run as a program: text and JSON output, lines that replay, files
 //! written back, and one-line errors for bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use common::{fails, run, TempFile};
 use hanabi_solver::hanablive;
 use hanabi_solver::position;
 use hanabi_solver::state::{Action, Deal, Outcome, State};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn manifest(rel: &str) -> String {
     format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
@@ -37,50 +30,6 @@ fn ok(args: &[&str]) -> String {
 
 fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).expect("--json prints JSON")
-}
-
-/// Runs a command that must fail cleanly and returns its one-line error.
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    let lines: Vec<&str> = stderr.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "{args:?}: one line expected, got {stderr:?}"
-    );
-    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
-    stderr
-}
-
-/// A temporary path, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str) -> TempFile {
-        TempFile(std::env::temp_dir().join(format!(
-            "hanabi-solver-cli-positions-{}-{name}",
-            std::process::id()
-        )))
-    }
-
-    fn with_text(name: &str, text: &str) -> TempFile {
-        let f = TempFile::new(name);
-        std::fs::write(&f.0, text).unwrap();
-        f
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 /// Replays the JSON `line` of a solve from `state`, finding each card in the mover's hand by

@@ -3,8 +3,10 @@
 //! hidden cards, legal actions only, and the command line.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+mod common;
+
+use common::{fails, run};
 use hanabi_solver::card::Card;
 use hanabi_solver::hidden::{evaluate, mean_interval, root_actions, sample, wilson, Estimate};
 use hanabi_solver::position::{self, Position};
@@ -198,28 +200,6 @@ fn intervals() {
 
 // ---------------------------------------------------------------------------------------------
 // The command line
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    let lines: Vec<&str> = stderr.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "{args:?}: one line expected, got {stderr:?}"
-    );
-    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
-    stderr
-}
 
 #[test]
 fn cli_text_and_json() {

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 use hanabi_solver::card::Card;
 use hanabi_solver::rules::{Options, Rules};
@@ -99,4 +101,59 @@ pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u
         .expect("a state in play has a legal action");
     memo.insert(key, best);
     best
+}
+
+/// Runs the `hanabi-solver` binary.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs a command that must fail cleanly (non-zero exit, one stderr line starting "error:", no
+/// panic) and returns its error.
+pub fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: one line expected, got {stderr:?}"
+    );
+    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
+    stderr
+}
+
+/// A temporary path, named after the test program so programs running at once never share
+/// one, removed on drop.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str) -> TempFile {
+        TempFile(std::env::temp_dir().join(format!(
+            "hanabi-solver-{}-{}-{name}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        )))
+    }
+
+    pub fn with_text(name: &str, text: &str) -> TempFile {
+        let f = TempFile::new(name);
+        std::fs::write(&f.0, text).unwrap();
+        f
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
