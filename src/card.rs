@@ -40,6 +40,12 @@ impl Card {
     pub const fn kind(self) -> usize {
         (self.suit() as usize) * 5 + self.rank() as usize - 1
     }
+
+    /// The card of a kind index (the inverse of [`Card::kind`]).
+    #[inline]
+    pub const fn from_kind(kind: usize) -> Card {
+        Card::new((kind / 5) as u8, (kind % 5) as u8 + 1)
+    }
 }
 
 impl fmt::Debug for Card {

@@ -287,7 +287,8 @@ fn bad_position_files() {
         message.contains(&format!("line {n}: 2 cards are hidden")),
         "{message}"
     );
-    assert!(message.contains("use --samples N"), "{message}");
+    assert!(message.contains("--exact"), "{message}");
+    assert!(message.contains("--samples N"), "{message}");
 
     let missing = TempFile::new("no-such-file.hanabi");
     let message = fails(&["solve", missing.path()]);
@@ -320,7 +321,7 @@ fn bad_game_turns_and_views() {
     assert!(message.contains("the game is over at turn 47"), "{message}");
     let message = fails(&["solve", &g, "--turn", "40", "--view", "James"]);
     assert!(
-        message.contains("a player's view of a game file is not built yet"),
+        message.contains("a single player's view, with their own hand hidden, is not built yet"),
         "{message}"
     );
     let message = fails(&["solve", &g, "--turn", "40", "--view", "nobody"]);

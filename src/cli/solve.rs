@@ -13,9 +13,9 @@ use clap::Args;
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::hanablive::{self, GameExport};
-use hanabi_solver::hidden::sample;
+use hanabi_solver::hidden::{exact, sample, ExactConfig};
 use hanabi_solver::line::describe;
-use hanabi_solver::position;
+use hanabi_solver::position::{self, Position};
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
 use hanabi_solver::search::{solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
@@ -41,9 +41,9 @@ pub struct SolveArgs {
     /// before the game's N-th action. Default 1.
     #[arg(long, value_name = "N")]
     pub turn: Option<usize>,
-    /// Which cards are known: `open` (every card; the default and, for now, the only view for
-    /// a game file). A player's view of a game (their own hand hidden) is not built yet; write
-    /// the position to a .hanabi file with `?` cards and use --samples instead.
+    /// Which cards are known: `open` (every card, the default) or `cheat` (every hand known,
+    /// the draw pile hidden; needs --exact or --samples). Applies to game exports and to
+    /// position files (whose `?` cards are hidden whatever the view).
     #[arg(long, value_name = "VIEW")]
     pub view: Option<String>,
     /// Write a position of the optimal line as a position file (.hanabi): by default the
@@ -73,9 +73,17 @@ pub struct SolveArgs {
     /// on any number of threads).
     #[arg(long, value_name = "S", default_value_t = 0, requires = "samples")]
     pub rng_seed: u64,
-    /// An exact analysis over every arrangement of the hidden cards: not built yet.
-    #[arg(long)]
+    /// For a position whose hidden cards (`?`, or --view cheat) are all in the draw pile: the
+    /// exact win probability and expected score of every action of the player to move, over
+    /// every order of the hidden cards, players seeing each card as it is drawn. Exact
+    /// fractions. --threads is how many actions are analysed at once; --time-limit and --tt-mb
+    /// apply.
+    #[arg(long, conflicts_with = "samples")]
     pub exact: bool,
+    /// With --exact: refuse a hidden pile with more equally likely orders than this (the work
+    /// grows with it; 8 different hidden cards have 40,320 orders).
+    #[arg(long, value_name = "N", default_value_t = hanabi_solver::hidden::exact::DEFAULT_MAX_ORDERS, requires = "exact")]
+    pub max_orders: u128,
 }
 
 /// Limits and resources of a search.
@@ -165,31 +173,34 @@ fn is_ext(name: &str, ext: &str) -> bool {
     name.len() > ext.len() && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
 }
 
-/// Checks --view: `open` (or none) is fine; anything else needs hidden-card modes.
-fn check_view(view: Option<&str>, names: &[String]) -> anyhow::Result<()> {
+/// Which cards are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    /// Every card.
+    Open,
+    /// Every hand, not the draw pile.
+    Cheat,
+}
+
+fn parse_view(view: Option<&str>) -> anyhow::Result<View> {
     match view {
-        None | Some("open") => Ok(()),
-        Some(v) if names.iter().any(|n| n == v) => bail!(
-            "--view {v}: a player's view of a game file is not built yet; use --view open, or \
-             write the position as a .hanabi file with ? cards and use --samples"
-        ),
+        None | Some("open") => Ok(View::Open),
+        Some("cheat") => Ok(View::Cheat),
         Some(v) => bail!(
-            "unknown --view {v:?}: use open (every card known); a player's view ({}) is not \
-             built yet",
-            names.join(", ")
+            "unknown --view {v:?}: use open (every card known) or cheat (hands known, draw pile \
+             hidden); a single player's view, with their own hand hidden, is not built yet"
         ),
     }
 }
 
-fn position_problem(path: &Path, view: Option<&str>) -> anyhow::Result<Problem> {
+fn position_problem(path: &Path) -> anyhow::Result<Problem> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let pos = position::read(&text).map_err(|f| anyhow!("{}: {f}", path.display()))?;
-    check_view(view, &pos.names)?;
     let (deal, state) = pos.open().map_err(|e| match e {
         Error::Position { line, message } => anyhow!(
-            "{}: line {line}: {message}; use --samples N (e.g. --samples 1000) for a sampled \
-             estimate that fills the hidden cards at random (--exact is not built yet)",
+            "{}: line {line}: {message}; use --exact for exact values when only pile cards are \
+             hidden, or --samples N (e.g. --samples 1000) for a sampled estimate",
             path.display()
         ),
         other => anyhow!("{}: {other}", path.display()),
@@ -206,11 +217,10 @@ fn position_problem(path: &Path, view: Option<&str>) -> anyhow::Result<Problem> 
     })
 }
 
-fn game_problem(path: &Path, turn: usize, view: Option<&str>) -> anyhow::Result<Problem> {
+fn game_problem(path: &Path, turn: usize) -> anyhow::Result<Problem> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let game = hanablive::read(&text).with_context(|| path.display().to_string())?;
-    check_view(view, &game.players)?;
     if turn == 0 {
         bail!("--turn counts from 1 (turn 1 is the start of the game)");
     }
@@ -243,36 +253,43 @@ fn game_problem(path: &Path, turn: usize, view: Option<&str>) -> anyhow::Result<
     })
 }
 
+/// The position file named by the arguments, if any.
+fn position_path(args: &SolveArgs) -> Option<PathBuf> {
+    args.position.clone().or_else(|| {
+        args.seed
+            .as_deref()
+            .filter(|s| is_ext(s, ".hanabi"))
+            .map(PathBuf::from)
+    })
+}
+
+/// Refuses rule options next to a file that sets the rules itself.
+fn check_no_rule_flags(args: &SolveArgs, what: &str) -> anyhow::Result<()> {
+    let flags = rule_flags(args);
+    if !flags.is_empty() {
+        bail!(
+            "{} cannot be used with a {what} file: the file sets the rules",
+            flags.join(", ")
+        );
+    }
+    Ok(())
+}
+
 fn problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let source = args.seed.as_deref();
-    let position = args
-        .position
-        .clone()
-        .or_else(|| source.filter(|s| is_ext(s, ".hanabi")).map(PathBuf::from));
+    let position = position_path(args);
     let game = source.filter(|s| is_ext(s, ".json")).map(PathBuf::from);
     if position.is_some() || game.is_some() {
-        let flags = rule_flags(args);
-        if !flags.is_empty() {
-            bail!(
-                "{} cannot be used with a {} file: the file sets the rules",
-                flags.join(", "),
-                if game.is_some() { "game" } else { "position" }
-            );
-        }
+        check_no_rule_flags(args, if game.is_some() { "game" } else { "position" })?;
     }
     if args.turn.is_some() && game.is_none() {
         bail!("--turn needs a hanab.live game export (GAME.json)");
     }
     if let Some(path) = position {
-        return position_problem(&path, args.view.as_deref());
+        return position_problem(&path);
     }
     if let Some(path) = game {
-        return game_problem(&path, args.turn.unwrap_or(1), args.view.as_deref());
-    }
-    if let Some(view) = &args.view {
-        if view != "open" {
-            bail!("--view {view:?}: a seed or deck is solved with every card known (--view open)");
-        }
+        return game_problem(&path, args.turn.unwrap_or(1));
     }
     let (label, rules, deck) = match (&args.seed, &args.deck) {
         (_, Some(text)) => {
@@ -381,14 +398,9 @@ fn position_words(p: &Problem) -> Vec<String> {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let config = args.search.config()?;
-    if args.exact {
-        bail!(
-            "--exact (an exact analysis over every arrangement of the hidden cards) is not built \
-             yet; use --samples N for a sampled estimate"
-        );
-    }
-    if let Some(n) = args.samples {
-        return run_samples(&args, n, &config);
+    let view = parse_view(args.view.as_deref())?;
+    if args.exact || args.samples.is_some() || view == View::Cheat {
+        return run_hidden(&args, view, &config);
     }
     let p = problem(&args)?;
     if args.export.is_some() && p.deck.is_none() && p.game.is_none() {
@@ -553,48 +565,174 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `solve FILE.hanabi --samples N`: sampled determinizations of a position with hidden cards.
-fn run_samples(args: &SolveArgs, samples: usize, config: &SolveConfig) -> anyhow::Result<()> {
+/// The position a hidden-card analysis works on, and its label: a position file as written
+/// (its `?` hidden), or any other problem with every card known; `--view cheat` then hides the
+/// draw pile.
+fn hidden_position(args: &SolveArgs, view: View) -> anyhow::Result<(String, Position)> {
+    for (given, name) in [
+        (args.export.is_some(), "--export"),
+        (args.write_position.is_some(), "--write-position"),
+    ] {
+        if given {
+            bail!("{name} needs a line of play, which --exact, --samples and --view cheat do not give");
+        }
+    }
+    let (label, mut pos) = match position_path(args) {
+        Some(path) => {
+            check_no_rule_flags(args, "position")?;
+            if args.turn.is_some() {
+                bail!("--turn needs a hanab.live game export (GAME.json)");
+            }
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let pos = position::read(&text).map_err(|f| anyhow!("{}: {f}", path.display()))?;
+            (path.display().to_string(), pos)
+        }
+        None => {
+            let p = problem(args)?;
+            let file = position::PositionFile::from_state(&p.deal, &p.state, &p.names);
+            let pos = Position::new(&file)
+                .map_err(|f| anyhow!("internal error: the position does not read back: {f}"))?;
+            (p.label, pos)
+        }
+    };
+    if view == View::Cheat {
+        pos.hide_pile();
+    }
+    Ok((label, pos))
+}
+
+/// `--exact`, `--samples N` or `--view cheat`: a position with hidden cards.
+fn run_hidden(args: &SolveArgs, view: View, config: &SolveConfig) -> anyhow::Result<()> {
+    let (label, pos) = hidden_position(args, view)?;
+    if args.exact {
+        return run_exact(args, &label, &pos, config);
+    }
+    match args.samples {
+        Some(n) => run_samples(args, n, &label, &pos, config),
+        None => bail!(
+            "--view cheat hides the draw pile: add --exact for exact values, or --samples N for a \
+             sampled estimate"
+        ),
+    }
+}
+
+/// The first line of a hidden-card analysis.
+fn position_header(label: &str, pos: &Position, hidden: usize) -> String {
+    let rules = &pos.rules;
+    format!(
+        "Position: {label}, {} players, {} (hand size {}); {} to move; {} hidden card{}",
+        rules.players,
+        rules.variant.name,
+        rules.hand_size,
+        pos.names[pos.turn as usize],
+        hidden,
+        if hidden == 1 { "" } else { "s" }
+    )
+}
+
+/// `--exact`: exact values over every order of the hidden pile.
+fn run_exact(
+    args: &SolveArgs,
+    label: &str,
+    pos: &Position,
+    config: &SolveConfig,
+) -> anyhow::Result<()> {
+    if args.search.max_nodes.is_some() {
+        bail!("--max-nodes does not apply to --exact; use --time-limit");
+    }
+    let exact_config = ExactConfig {
+        threads: config.threads,
+        tt_mb: config.tt_mb,
+        time_limit: config.time_limit,
+        max_orders: args.max_orders,
+    };
+    let result = exact(pos, &exact_config).map_err(|e| anyhow!("{label}: {e}"))?;
+    if args.json {
+        let moves: Vec<_> = result
+            .moves
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "action": m.name,
+                    "slot": m.slot,
+                    "win_probability": m.win_probability.to_f64(),
+                    "win_probability_fraction": m.win_probability.to_string(),
+                    "expected_score": m.expected_score.to_f64(),
+                    "expected_score_fraction": m.expected_score.to_string(),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "mode": "exact",
+            "position": label,
+            "to_move": pos.names[pos.turn as usize],
+            "hidden": result.hidden,
+            "orders": result.orders.to_string(),
+            "perfect_score": result.perfect_score,
+            "moves": moves,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+            "table_entries": result.table_entries,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{}", position_header(label, pos, result.hidden));
+    println!(
+        "Exact values: the hidden pile cards come in any of {} equally likely orders; players \
+         see every hand and each card as it is drawn. \"win\" is the probability of reaching {} \
+         with the play that maximises it, \"score\" the expected final score with the play that \
+         maximises that.",
+        result.orders, result.perfect_score
+    );
+    println!("Slots count from 1, oldest card first.");
+    let w = result
+        .moves
+        .iter()
+        .map(|m| m.win_probability.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    println!(
+        "  {:<20} {:>8}  {:>w$}  {:>7}  expected score",
+        "action", "win", "", "score"
+    );
+    for m in &result.moves {
+        println!(
+            "  {:<20} {:>7.3}%  {:>w$}  {:>7.3}  {}",
+            m.name,
+            100.0 * m.win_probability.to_f64(),
+            m.win_probability.to_string(),
+            m.expected_score.to_f64(),
+            m.expected_score
+        );
+    }
+    println!(
+        "Searched {} positions in {:.3} s ({} table entries).",
+        result.nodes, result.seconds, result.table_entries
+    );
+    Ok(())
+}
+
+/// `--samples N`: sampled determinizations of a position with hidden cards.
+fn run_samples(
+    args: &SolveArgs,
+    samples: usize,
+    label: &str,
+    pos: &Position,
+    config: &SolveConfig,
+) -> anyhow::Result<()> {
     if samples == 0 {
         bail!("--samples must be at least 1");
     }
-    let path = args
-        .position
-        .clone()
-        .or_else(|| {
-            args.seed
-                .as_deref()
-                .filter(|s| is_ext(s, ".hanabi"))
-                .map(PathBuf::from)
-        })
-        .ok_or_else(|| anyhow!("--samples needs a position file (.hanabi)"))?;
-    let flags = rule_flags(args);
-    if !flags.is_empty() {
-        bail!(
-            "{} cannot be used with a position file: the file sets the rules",
-            flags.join(", ")
-        );
-    }
-    for (given, name) in [
-        (args.turn.is_some(), "--turn"),
-        (args.export.is_some(), "--export"),
-        (args.write_position.is_some(), "--write-position"),
-        (args.view.as_deref().is_some_and(|v| v != "open"), "--view"),
-    ] {
-        if given {
-            bail!("{name} cannot be used with --samples");
-        }
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let pos = position::read(&text).map_err(|f| anyhow!("{}: {f}", path.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
         .context("starting worker threads")?;
     let estimate = pool
-        .install(|| sample(&pos, samples, args.rng_seed, config))
-        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        .install(|| sample(pos, samples, args.rng_seed, config))
+        .map_err(|e| anyhow!("{label}: {e}"))?;
     let unproven: usize = estimate.moves.iter().map(|m| m.unproven).sum();
     if args.json {
         let moves: Vec<_> = estimate
@@ -616,7 +754,7 @@ fn run_samples(args: &SolveArgs, samples: usize, config: &SolveConfig) -> anyhow
             .collect();
         let out = serde_json::json!({
             "mode": "samples",
-            "position": path.display().to_string(),
+            "position": label,
             "to_move": pos.names[pos.turn as usize],
             "hidden": estimate.hidden,
             "perfect_score": estimate.perfect_score,
@@ -629,17 +767,7 @@ fn run_samples(args: &SolveArgs, samples: usize, config: &SolveConfig) -> anyhow
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    let rules = &pos.rules;
-    println!(
-        "Position: {}, {} players, {} (hand size {}); {} to move; {} hidden card{}",
-        path.display(),
-        rules.players,
-        rules.variant.name,
-        rules.hand_size,
-        pos.names[pos.turn as usize],
-        estimate.hidden,
-        if estimate.hidden == 1 { "" } else { "s" }
-    );
+    println!("{}", position_header(label, pos, estimate.hidden));
     println!(
         "Optimistic estimate from {} sampled determinizations (rng seed {}): each sample fills \
          the hidden cards at random and is solved as if every card were known, so real play, \

@@ -11,8 +11,10 @@
 //! it ("play r3") and by the slot when it is hidden ("play slot 2", slots counted from 1, oldest
 //! card first).
 
+pub mod exact;
 pub mod sample;
 
+pub use exact::{exact, Exact, ExactConfig, ExactError, ExactMove, Fraction};
 pub use sample::{evaluate, root_actions, sample, Estimate, MoveEstimate, Outcome, SplitMix64};
 
 /// The mean of `xs` and its 95% interval (normal approximation with the sample standard

@@ -135,7 +135,7 @@ pub struct Estimate {
 }
 
 /// The name of a root action: the card when the file knows it, the slot when it is hidden.
-fn action_name(position: &Position, action: Action) -> (String, Option<u8>) {
+pub(crate) fn action_name(position: &Position, action: Action) -> (String, Option<u8>) {
     let v = &position.rules.variant;
     let hand = &position.hands[position.turn as usize];
     let named = |verb: &str, i: u8| match hand.get(i as usize).copied().flatten() {

@@ -578,6 +578,13 @@ impl Position {
         Ok((Deal::with_pile(self.rules.clone(), pile), state))
     }
 
+    /// Hides every card of the draw pile (as `?`): the view of players who see every hand.
+    pub fn hide_pile(&mut self) {
+        for c in &mut self.pile {
+            *c = None;
+        }
+    }
+
     /// The deal and state when every card is known; a position with `?` is an error that says
     /// how many cards are hidden.
     pub fn open(&self) -> Result<(Deal, State), Error> {

@@ -1,0 +1,466 @@
+//! Exact values with a hidden draw pile (`solve FILE --exact`): agreement with a deliberately
+//! simple expectimax on random tiny research decks, bounds against the open game, limits, and
+//! the command line.
+
+use std::collections::HashMap;
+
+mod common;
+
+use common::{fails, random_tiny_game, reference, run, Rng, TempFile};
+use hanabi_solver::card::Card;
+use hanabi_solver::hidden::exact::orders;
+use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
+use hanabi_solver::position::{self, Position, PositionFile};
+use hanabi_solver::state::{Deal, State};
+
+/// A plain fraction for the reference (u128, always reduced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Q(u128, u128);
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Q {
+    fn new(n: u128, d: u128) -> Q {
+        let g = gcd(n, d).max(1);
+        Q(n / g, d / g)
+    }
+    fn add(self, o: Q) -> Q {
+        Q::new(self.0 * o.1 + o.0 * self.1, self.1 * o.1)
+    }
+    fn scale(self, n: u128, d: u128) -> Q {
+        Q::new(self.0 * n, self.1 * d)
+    }
+    fn max(self, o: Q) -> Q {
+        if self.0 * o.1 >= o.0 * self.1 {
+            self
+        } else {
+            o
+        }
+    }
+}
+
+type Memo = HashMap<(State, Vec<Card>), (Q, Q)>;
+
+/// The reference expectimax: whole states (hands sorted) plus the sorted multiset of hidden
+/// cards left as the memo key, every legal action, each draw of a hidden slot a chance node
+/// with probability copies / cards left, explicit fractions. Returns (win probability,
+/// expected score), each maximised on its own.
+fn expectimax(
+    deal: &mut Deal,
+    hidden_at: &[bool],
+    state: &State,
+    left: &mut Vec<Card>,
+    memo: &mut Memo,
+) -> (Q, Q) {
+    let perfect = deal.rules.perfect_score();
+    if state.is_over() {
+        let s = state.score(&deal.rules) as u128;
+        return (Q::new((s == perfect as u128) as u128, 1), Q::new(s, 1));
+    }
+    let key = (state.normalized(), left.clone());
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut best = (Q(0, 1), Q(0, 1));
+    for a in state.legal_actions(deal) {
+        let at = state.drawn as usize;
+        let draws = !matches!(a, hanabi_solver::state::Action::Clue) && at < deal.pile.len();
+        let v = if draws && hidden_at[at] {
+            let mut kinds = left.clone();
+            kinds.dedup();
+            let total = left.len() as u128;
+            let mut sum = (Q(0, 1), Q(0, 1));
+            for c in kinds {
+                let copies = left.iter().filter(|&&x| x == c).count() as u128;
+                deal.pile[at] = c;
+                let child = state.apply(deal, a).unwrap();
+                let i = left.iter().position(|&x| x == c).unwrap();
+                left.remove(i);
+                let (w, e) = expectimax(deal, hidden_at, &child, left, memo);
+                left.insert(i, c);
+                sum = (
+                    sum.0.add(w.scale(copies, total)),
+                    sum.1.add(e.scale(copies, total)),
+                );
+            }
+            sum
+        } else {
+            let child = state.apply(deal, a).unwrap();
+            expectimax(deal, hidden_at, &child, left, memo)
+        };
+        best = (best.0.max(v.0), best.1.max(v.1));
+    }
+    memo.insert(key, best);
+    best
+}
+
+/// A random position of a tiny research game a few random moves in, with a random subset of
+/// its draw pile hidden (sometimes all of it, sometimes none).
+fn random_hidden_position(
+    rng: &mut Rng,
+    max_cards: usize,
+    min_steps: u64,
+) -> Option<(Position, Deal, State)> {
+    let (rules, _deck, deal, mut state) = random_tiny_game(rng, max_cards, None);
+    for _ in 0..rng.range(min_steps, min_steps + 5) {
+        let actions = state.legal_actions(&deal);
+        if actions.is_empty() {
+            break;
+        }
+        state = state
+            .apply(&deal, actions[rng.below(actions.len() as u64) as usize])
+            .unwrap();
+    }
+    if state.is_over() {
+        return None;
+    }
+    let names: Vec<String> = (0..rules.players).map(|p| format!("P{p}")).collect();
+    let mut file = PositionFile::from_state(&deal, &state, &names);
+    let mode = rng.below(4);
+    for c in &mut file.deck {
+        if mode <= 1 || (mode == 2 && rng.coin()) {
+            *c = None;
+        }
+    }
+    let pos = Position::new(&file).unwrap();
+    Some((pos, deal, state))
+}
+
+fn value_of(pos: &Position, k: usize, memo: &mut Memo) -> (Q, Q) {
+    let (mut deal, state) = pos.fill(&pos.unseen()).unwrap();
+    let hidden_at: Vec<bool> = pos.pile.iter().map(|c| c.is_none()).collect();
+    let actions = state.legal_actions(&deal);
+    let a = actions[k];
+    // One root action: the expectimax of a position whose only move is that action is the
+    // value after it; compute it by hand like the recursion does.
+    let mut left = pos.unseen();
+    left.sort_unstable();
+    let at = state.drawn as usize;
+    let draws = !matches!(a, hanabi_solver::state::Action::Clue) && at < deal.pile.len();
+    if draws && hidden_at[at] {
+        let mut kinds = left.clone();
+        kinds.dedup();
+        let total = left.len() as u128;
+        let mut sum = (Q(0, 1), Q(0, 1));
+        for c in kinds {
+            let copies = left.iter().filter(|&&x| x == c).count() as u128;
+            deal.pile[at] = c;
+            let child = state.apply(&deal, a).unwrap();
+            let i = left.iter().position(|&x| x == c).unwrap();
+            left.remove(i);
+            let (w, e) = expectimax(&mut deal, &hidden_at, &child, &mut left, memo);
+            left.insert(i, c);
+            sum = (
+                sum.0.add(w.scale(copies, total)),
+                sum.1.add(e.scale(copies, total)),
+            );
+        }
+        sum
+    } else {
+        let child = state.apply(&deal, a).unwrap();
+        expectimax(&mut deal, &hidden_at, &child, &mut left, memo)
+    }
+}
+
+fn q(f: Fraction) -> Q {
+    Q(f.num, f.den)
+}
+
+#[test]
+fn agrees_with_a_simple_expectimax_on_random_tiny_decks() {
+    let mut rng = Rng(2026);
+    let (mut checked, mut below_one, mut hidden_total) = (0, 0, 0);
+    while checked < 600 {
+        let Some((pos, _, _)) = random_hidden_position(&mut rng, 12, 2) else {
+            continue;
+        };
+        // The reference is slow on big piles; keep it to a few thousand orders.
+        let mut counts = [0u8; 30];
+        pos.unseen().iter().for_each(|c| counts[c.kind()] += 1);
+        if orders(&counts).unwrap() > 500 {
+            continue;
+        }
+        let threads = 1 + (checked % 2);
+        let result = exact(
+            &pos,
+            &ExactConfig {
+                threads,
+                ..ExactConfig::default()
+            },
+        )
+        .unwrap();
+        let (deal, state) = pos.fill(&pos.unseen()).unwrap();
+        let actions = state.legal_actions(&deal);
+        assert_eq!(result.moves.len(), actions.len());
+        let mut memo = Memo::new();
+        for m in &result.moves {
+            let k = actions.iter().position(|&a| a == m.action).unwrap();
+            let (w, e) = value_of(&pos, k, &mut memo);
+            let text = position::write(&deal, &state, &pos.names);
+            assert_eq!(q(m.win_probability), w, "{} in\n{text}", m.name);
+            assert_eq!(q(m.expected_score), e, "{} in\n{text}", m.name);
+            if w.1 != 1 || e.1 != 1 {
+                below_one += 1;
+            }
+        }
+        hidden_total += result.hidden;
+        checked += 1;
+    }
+    // The sample must exercise real uncertainty, not only sure wins and sure losses.
+    assert!(
+        below_one >= 50,
+        "only {below_one} moves with a value not a whole number"
+    );
+    assert!(
+        hidden_total >= 400,
+        "only {hidden_total} hidden cards in all"
+    );
+}
+
+#[test]
+fn nothing_hidden_gives_the_open_answer() {
+    let mut rng = Rng(7);
+    let mut checked = 0;
+    while checked < 100 {
+        let (rules, _deck, deal, state) = random_tiny_game(&mut rng, 12, None);
+        let names: Vec<String> = (0..rules.players).map(|p| format!("P{p}")).collect();
+        let pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
+        let result = exact(&pos, &ExactConfig::default()).unwrap();
+        assert_eq!(result.orders, 1);
+        let best = &result.moves[0];
+        let open = reference(&deal, &state, &mut HashMap::new());
+        assert_eq!(best.expected_score, Fraction::new(open as u128, 1));
+        let won = open == rules.perfect_score();
+        assert_eq!(best.win_probability, Fraction::new(won as u128, 1));
+        checked += 1;
+    }
+}
+
+#[test]
+fn never_above_the_mean_of_the_open_games() {
+    // Knowing the pile can only help: for each action, the exact expected score is at most the
+    // mean over every order of the open game's best score after it.
+    let mut rng = Rng(99);
+    let mut checked = 0;
+    while checked < 40 {
+        let Some((pos, _, _)) = random_hidden_position(&mut rng, 12, 0) else {
+            continue;
+        };
+        if pos.hidden() > 4 {
+            continue;
+        }
+        let result = exact(&pos, &ExactConfig::default()).unwrap();
+        let unseen = pos.unseen();
+        let perms = permutations(&unseen);
+        for m in &result.moves {
+            let mut sum = 0u128;
+            for p in &perms {
+                let (deal, state) = pos.fill(p).unwrap();
+                let child = state.apply(&deal, m.action).unwrap();
+                sum += reference(&deal, &child, &mut HashMap::new()) as u128;
+            }
+            let open_mean = Q::new(sum, perms.len() as u128);
+            let e = q(m.expected_score);
+            assert!(e.0 * open_mean.1 <= open_mean.0 * e.1, "{}", m.name);
+        }
+        checked += 1;
+    }
+}
+
+fn permutations(cards: &[Card]) -> Vec<Vec<Card>> {
+    if cards.len() <= 1 {
+        return vec![cards.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..cards.len() {
+        let mut rest = cards.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            out.push(tail);
+        }
+    }
+    out
+}
+
+#[test]
+fn orders_counts_distinct_arrangements() {
+    assert_eq!(orders(&[]), Some(1));
+    assert_eq!(orders(&[1; 8]), Some(40_320));
+    assert_eq!(orders(&[2, 1, 1]), Some(12));
+    assert_eq!(orders(&[3, 2]), Some(10));
+    // By enumeration for small multisets.
+    let cards = [
+        Card::new(0, 1),
+        Card::new(0, 1),
+        Card::new(0, 2),
+        Card::new(1, 1),
+        Card::new(1, 1),
+        Card::new(1, 1),
+    ];
+    let mut distinct = permutations(&cards);
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(orders(&[2, 1, 3]), Some(distinct.len() as u128));
+    // 50 different cards have 50! orders, more than a u128 holds.
+    assert_eq!(orders(&[1; 50]), None);
+    assert_eq!(orders(&[1; 34]), Some((1..=34u128).product()));
+}
+
+#[test]
+fn hidden_hand_cards_and_huge_piles_are_refused() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hidden-pile.hanabi"),
+    )
+    .unwrap();
+    let hand = text.replace("hand Bob: r1 y1", "hand Bob: r1 ?");
+    let hand = hand.replace("deck: r1 y1 ? ? ? ?", "deck: ? y1 ? ? ? ?");
+    let pos = position::read(&hand).unwrap();
+    assert!(matches!(
+        exact(&pos, &ExactConfig::default()),
+        Err(ExactError::HiddenHand(1))
+    ));
+    let pos = position::read(&text).unwrap();
+    let small = ExactConfig {
+        max_orders: 23,
+        ..ExactConfig::default()
+    };
+    let err = exact(&pos, &small).unwrap_err();
+    assert!(matches!(err, ExactError::TooLarge { .. }));
+    assert!(
+        err.to_string().contains("24 equally likely orders"),
+        "{err}"
+    );
+    let enough = ExactConfig {
+        max_orders: 24,
+        ..ExactConfig::default()
+    };
+    assert!(exact(&pos, &enough).is_ok());
+}
+
+#[test]
+fn command_line() {
+    let file = "tests/data/hidden-pile.hanabi";
+    let out = run(&["solve", file, "--exact", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["mode"], "exact");
+    assert_eq!(v["orders"], "24");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    // The file's comment: playing either 2 wins whatever the order; discarding one does not.
+    for m in moves {
+        let action = m["action"].as_str().unwrap();
+        let won = m["win_probability"].as_f64().unwrap();
+        if action.starts_with("play") {
+            assert_eq!(won, 1.0, "{action}");
+            assert_eq!(m["win_probability_fraction"], "1");
+        } else {
+            assert!(won < 1.0, "{action}");
+        }
+        assert!(m["expected_score_fraction"].is_string());
+    }
+    let out = run(&["solve", file, "--exact"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("24 equally likely orders"), "{text}");
+    assert!(text.contains("play r2"), "{text}");
+
+    // A hanab.live game at a turn, seen with every hand known and the pile hidden.
+    let game = "tests/data/hanablive/game-194321.json";
+    let out = run(&[
+        "solve", game, "--turn", "40", "--view", "cheat", "--exact", "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hidden"], 8);
+    assert!(!v["moves"].as_array().unwrap().is_empty());
+    // The same position written as a file with its pile hidden gives the same numbers.
+    let file8 = TempFile::new("turn40.hanabi");
+    let out = run(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--write-position",
+        file8.path(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&file8.0).unwrap();
+    let hidden: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("deck:") {
+                format!("deck:{}", " ?".repeat(l.split_whitespace().count() - 1))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let hidden8 = TempFile::with_text("turn40-hidden.hanabi", &hidden);
+    let out = run(&["solve", hidden8.path(), "--exact", "--json"]);
+    let w: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["moves"], w["moves"]);
+
+    let message = fails(&["solve", file, "--exact", "--max-orders", "10"]);
+    assert!(message.contains("--samples"), "{message}");
+    let message = fails(&["solve", file, "--exact", "--samples", "3"]);
+    assert!(message.contains("--samples"), "{message}");
+    let message = fails(&["solve", file, "--exact", "--export", "x.json"]);
+    assert!(message.contains("--export"), "{message}");
+    let message = fails(&["solve", "p2v0s1", "--view", "cheat", "--exact"]);
+    assert!(message.contains("equally likely orders"), "{message}");
+    let message = fails(&["solve", "p2v0s1", "--view", "cheat"]);
+    assert!(message.contains("--exact"), "{message}");
+    let hidden_hand = TempFile::with_text(
+        "exact-hand.hanabi",
+        &std::fs::read_to_string(file)
+            .unwrap()
+            .replace("hand Bob: r1 y1", "hand Bob: r1 ?")
+            .replace("deck: r1 y1 ? ? ? ?", "deck: ? y1 ? ? ? ?"),
+    );
+    let message = fails(&["solve", hidden_hand.path(), "--exact"]);
+    assert!(message.contains("hand card"), "{message}");
+}
+
+#[test]
+fn curated_hidden_positions_are_analysed_the_same_on_any_thread_count() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/hidden");
+    let path = dir.join("2p-pile-8.hanabi");
+    let pos = position::read(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(pos.hidden(), 8);
+    let one = exact(&pos, &ExactConfig::default()).unwrap();
+    let two = exact(
+        &pos,
+        &ExactConfig {
+            threads: 2,
+            ..ExactConfig::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(one.moves, two.moves);
+    assert_eq!(one.orders, 20_160);
+    // Every value is a probability and a score of the deck.
+    for m in &one.moves {
+        assert!(m.win_probability.num <= m.win_probability.den);
+        assert!(m.expected_score.num <= 25 * m.expected_score.den);
+    }
+    // The larger file reads and holds 12 hidden cards (analysed by the README's example).
+    let big = dir.join("2p-pile-12.hanabi");
+    let pos = position::read(&std::fs::read_to_string(big).unwrap()).unwrap();
+    assert_eq!(pos.hidden(), 12);
+}
