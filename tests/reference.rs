@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
 use hanabi_solver::search::bounds::BoundSet;
-use hanabi_solver::search::{relaxed_max, solve, SolveConfig, Tuning};
+use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 
 fn check_many(
     seed: u64,
@@ -169,4 +169,26 @@ fn relaxed_game_bounds_the_real_game() {
         above > 0,
         "the relaxed game never scored above the real one"
     );
+}
+
+#[test]
+fn solving_siblings_with_one_table_agrees_with_reference() {
+    // `solve_all` shares one table between the positions after each root action.
+    let mut rng = Rng(404);
+    let mut checked = 0;
+    while checked < 150 {
+        let (_rules, _deck, deal, state) = random_tiny_game(&mut rng, 14, None);
+        let children: Vec<_> = state
+            .legal_actions(&deal)
+            .into_iter()
+            .map(|a| state.apply(&deal, a).unwrap())
+            .filter(|c| !c.is_over())
+            .collect();
+        let solved = solve_all(&deal, &children, &SolveConfig::default());
+        for (child, s) in children.iter().zip(&solved) {
+            assert!(s.proven);
+            assert_eq!(s.max_score, reference(&deal, child, &mut HashMap::new()));
+        }
+        checked += 1;
+    }
 }

@@ -8,8 +8,8 @@ use super::{mean_interval, wilson};
 use crate::card::Card;
 use crate::error::Error;
 use crate::position::Position;
-use crate::search::{solve, SolveConfig};
-use crate::state::Action;
+use crate::search::{solve_all, SolveConfig};
+use crate::state::{Action, State};
 
 /// SplitMix64: a small deterministic generator (enough for shuffling samples).
 #[derive(Clone, Debug)]
@@ -80,27 +80,36 @@ pub fn evaluate(
         ..config.clone()
     };
     let rules = &deal.rules;
-    state
+    let children: Vec<State> = state
         .legal_actions(&deal)
         .into_iter()
         .map(|a| {
-            let child = state.apply(&deal, a).map_err(|e| Error::Illegal {
+            state.apply(&deal, a).map_err(|e| Error::Illegal {
                 index: 0,
                 reason: e,
-            })?;
-            if child.is_over() {
-                return Ok(Outcome {
-                    score: child.score(rules),
-                    proven: true,
-                });
-            }
-            let s = solve(&deal, &child, &config);
-            Ok(Outcome {
-                score: s.max_score,
-                proven: s.proven,
             })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // The children in play are solved together, sharing one table.
+    let open: Vec<State> = children.iter().filter(|c| !c.is_over()).copied().collect();
+    let mut solved = solve_all(&deal, &open, &config).into_iter();
+    Ok(children
+        .iter()
+        .map(|child| {
+            if child.is_over() {
+                Outcome {
+                    score: child.score(rules),
+                    proven: true,
+                }
+            } else {
+                let s = solved.next().expect("one solution per open child");
+                Outcome {
+                    score: s.max_score,
+                    proven: s.proven,
+                }
+            }
+        })
+        .collect())
 }
 
 /// One root action over all samples.

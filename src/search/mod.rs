@@ -13,4 +13,4 @@ mod root;
 pub mod table;
 
 pub use dfs::{Answer, Tuning};
-pub use root::{relaxed_max, solve, Solution, SolveConfig};
+pub use root::{relaxed_max, solve, solve_all, Solution, SolveConfig};

@@ -201,20 +201,65 @@ fn greedy(deal: &Deal, state: &State, merge: bool) -> (u8, Vec<Action>) {
 ///
 /// The answer does not depend on `config.threads`; only speed and node counts do.
 pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
+    let tables = Tables::new(config);
+    solve_with(deal, state, config, &tables, true)
+}
+
+/// The best final score after each of `states` (positions of the same deal), without lines.
+///
+/// One pair of tables serves every position, so what one search learns about a position the
+/// others meet is reused: the root actions of a position share most of their futures. Each
+/// answer is exactly what [`solve`] gives (its `max_score` and `proven`), one thread each.
+pub fn solve_all(deal: &Deal, states: &[State], config: &SolveConfig) -> Vec<Solution> {
+    let tables = Tables::new(config);
+    states
+        .iter()
+        .map(|s| solve_with(deal, s, config, &tables, false))
+        .collect()
+}
+
+/// The real game's table and the relaxed game's, under one memory cap.
+struct Tables {
+    real: Table,
+    relaxed: Table,
+}
+
+impl Tables {
+    /// The memory cap covers both tables: the relaxed game's gets a quarter when it can be
+    /// used (not when that quarter is under a mebibyte).
+    fn new(config: &SolveConfig) -> Tables {
+        let relaxed_mb = if config.tuning.relaxed && config.tt_mb >= 4 {
+            config.tt_mb / 4
+        } else {
+            0
+        };
+        Tables {
+            real: Table::with_megabytes(config.tt_mb - relaxed_mb),
+            relaxed: Table::with_megabytes(relaxed_mb),
+        }
+    }
+}
+
+/// [`solve`] with given tables; without `want_line` the line is left empty (the score is the
+/// same, and finding the line is skipped).
+fn solve_with(
+    deal: &Deal,
+    state: &State,
+    config: &SolveConfig,
+    tables: &Tables,
+    want_line: bool,
+) -> Solution {
     let start = Instant::now();
     let rules = &deal.rules;
     let perfect = rules.perfect_score();
-    // The memory cap covers both tables: the relaxed game's gets a quarter when it is used
-    // (and it is not used when that quarter is under a mebibyte).
     let use_relaxed = config.tuning.relaxed && config.tt_mb >= 4 && relaxation_applies(deal, state);
-    let relaxed_mb = if use_relaxed { config.tt_mb / 4 } else { 0 };
-    let table = Table::with_megabytes(config.tt_mb - relaxed_mb);
-    let relaxed_table = Table::with_megabytes(relaxed_mb);
+    let table = &tables.real;
+    let relaxed_table = &tables.relaxed;
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let ctx = Ctx {
         deal,
-        table: &table,
+        table,
         tuning: config.tuning,
         stop: &stop,
         deadline: config.time_limit.map(|d| start + d),
@@ -258,7 +303,9 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             let never = AtomicBool::new(false);
             match limited.reach_split(state, hi, depth, &never) {
                 Answer::Yes => {
-                    line = ctx.line(state, hi);
+                    if want_line {
+                        line = ctx.line(state, hi);
+                    }
                     lo = hi;
                     break;
                 }
@@ -271,7 +318,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
             if use_relaxed && relaxed_reaches < hi {
                 let mut searcher = Searcher {
                     relaxed: true,
-                    table: &relaxed_table,
+                    table: relaxed_table,
                     // The relaxed game decides the hard deals; it gets the larger share.
                     node_limit: round_budget
                         .saturating_mul(RELAXED_SHARE)
@@ -296,8 +343,12 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
                 };
                 match limited.reach_split(state, lo + 1, depth, &never) {
                     Answer::Yes => {
-                        line = ctx.line(state, lo + 1);
-                        lo = final_score(deal, state, &line).max(lo + 1);
+                        if want_line {
+                            line = ctx.line(state, lo + 1);
+                            lo = final_score(deal, state, &line).max(lo + 1);
+                        } else {
+                            lo += 1;
+                        }
                         continue;
                     }
                     Answer::No => {
@@ -327,7 +378,7 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
         proven: lo == hi,
         lower_bound: lo,
         upper_bound: hi,
-        line,
+        line: if want_line { line } else { Vec::new() },
         nodes: nodes.load(Ordering::Relaxed),
         seconds: start.elapsed().as_secs_f64(),
         table_entries: table.len() + relaxed_table.len(),
