@@ -789,6 +789,63 @@ pub fn replay_to(game: &GameExport, index: usize) -> Result<Tracker, Error> {
     Ok(t)
 }
 
+/// What `seat` knows of each card in its own hand before action `index`, from the clues it was
+/// given while holding it: one mask per hand slot (oldest first), bit `kind` set for every card
+/// kind the clues leave possible (a touched card matches every clue that touched it, an
+/// untouched card none of the clues it was passed over by).
+pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Vec<u32>, Error> {
+    let mut t = start(game)?;
+    if seat >= t.deal.rules.players as usize {
+        return Err(Error::Option(format!(
+            "there is no seat {} (the game has {} players)",
+            seat + 1,
+            t.deal.rules.players
+        )));
+    }
+    if index > game.actions.len() {
+        return Err(Error::Option(format!(
+            "there is no action {index}: the game has {} actions",
+            game.actions.len()
+        )));
+    }
+    let variant = t.deal.rules.variant.clone();
+    let all: u32 = variant.deck().iter().fold(0, |m, c| m | 1 << c.kind());
+    let mut known = vec![all; t.deck.len()];
+    for (i, a) in game.actions[..index].iter().enumerate() {
+        let clue = match a.kind {
+            COLOUR_CLUE | RANK_CLUE => a.target == seat as i64,
+            _ => false,
+        };
+        if clue {
+            // Legality (the value's range) is checked by the step below first.
+            let mut probe = t.clone();
+            step_at(&mut probe, a, i)?;
+            let value = a.value.unwrap_or(0);
+            let touches = |c: Card| {
+                if a.kind == COLOUR_CLUE {
+                    variant.colour_touches(variant.clue_colours()[value as usize], c)
+                } else {
+                    c.rank() as i64 == value
+                }
+            };
+            let touched: u32 = variant
+                .deck()
+                .iter()
+                .filter(|&&c| touches(c))
+                .fold(0, |m, c| m | 1 << c.kind());
+            for &order in t.hand_orders(seat) {
+                let card = t.deck[order as usize];
+                known[order as usize] &= if touches(card) { touched } else { !touched };
+            }
+        }
+        step_at(&mut t, a, i)?;
+    }
+    Ok(t.hand_orders(seat)
+        .iter()
+        .map(|&o| known[o as usize])
+        .collect())
+}
+
 fn step_at(t: &mut Tracker, a: &ExportAction, index: usize) -> Result<Step, Error> {
     t.step(a).map_err(|reason| Error::Illegal { index, reason })
 }

@@ -550,3 +550,49 @@ fn deck_plays_take_the_last_card() {
         r.turns[line.len() - 1].text
     );
 }
+
+#[test]
+fn clue_knowledge_always_allows_the_true_card_and_follows_each_clue() {
+    let game = real_game();
+    let (mut narrowed, mut clues_checked) = (0, 0);
+    for index in 0..game.actions.len() {
+        let t = hanablive::replay_to(&game, index).unwrap();
+        let rules = &t.deal().rules;
+        for seat in 0..rules.players as usize {
+            let masks = hanablive::clue_knowledge(&game, index, seat).unwrap();
+            let hand = t.state().hand(seat);
+            assert_eq!(masks.len(), hand.len());
+            for (&m, &c) in masks.iter().zip(hand) {
+                assert!(m & (1 << c.kind()) != 0, "action {index} seat {seat}");
+                if m.count_ones() < 25 {
+                    narrowed += 1;
+                }
+            }
+        }
+        // Right after a rank clue, the target's touched cards allow only that rank, and the
+        // others never allow it.
+        if index > 0 {
+            let a = &game.actions[index - 1];
+            if a.kind == 3 {
+                let seat = a.target as usize;
+                let rank = a.value.unwrap() as u8;
+                let masks = hanablive::clue_knowledge(&game, index, seat).unwrap();
+                for (&m, &c) in masks.iter().zip(t.state().hand(seat)) {
+                    let kinds: Vec<u8> = (0..25)
+                        .filter(|k| m & (1 << k) != 0)
+                        .map(|k| k % 5 + 1)
+                        .collect();
+                    if c.rank() == rank {
+                        assert!(kinds.iter().all(|&r| r == rank), "action {index}");
+                    } else {
+                        assert!(kinds.iter().all(|&r| r != rank), "action {index}");
+                    }
+                }
+                clues_checked += 1;
+            }
+        }
+    }
+    assert!(narrowed > 50, "{narrowed}");
+    assert!(clues_checked > 3, "{clues_checked}");
+    assert!(hanablive::clue_knowledge(&game, 0, 9).is_err());
+}

@@ -283,3 +283,166 @@ fn cli_bad_inputs() {
         "{message}"
     );
 }
+
+/// Every ordering of `n` items by index (so copies of a card count separately).
+fn index_orders(n: usize) -> Vec<Vec<usize>> {
+    let items: Vec<usize> = (0..n).collect();
+    fn go(rest: &[usize], prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if rest.is_empty() {
+            out.push(prefix.clone());
+        }
+        for i in 0..rest.len() {
+            let mut r = rest.to_vec();
+            prefix.push(r.remove(i));
+            go(&r, prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(&items, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn clue_hints_narrow_the_filling_uniformly() {
+    use hanabi_solver::hidden::{Filler, SplitMix64};
+    use std::collections::HashMap;
+    let mut pos = hidden_pile();
+    let v = pos.rules.variant.clone();
+    let kind = |s: &str| v.parse_card(s).unwrap().kind();
+    // Bob's first card is known to be red (r1, r2 or r3); his second was passed over by a "2"
+    // clue. The pile is hidden too, so the unseen cards hold two copies of r1 and of y1.
+    let red = 1 << kind("r1") | 1 << kind("r2") | 1 << kind("r3");
+    let not_two = !(1 << kind("r2") | 1 << kind("y2"));
+    pos.hide_pile();
+    pos.hide_hand(1, &[red, not_two]);
+    assert!(pos.has_hints());
+    let unseen = pos.unseen();
+    assert_eq!(unseen.len(), 8);
+    // The exact distribution of Bob's hand: every ordering of the unseen cards that fits.
+    let mut exact: HashMap<(Card, Card), f64> = HashMap::new();
+    let mut fits = 0.0;
+    for order in index_orders(unseen.len()) {
+        let (a, b) = (unseen[order[0]], unseen[order[1]]);
+        if red & (1 << a.kind()) != 0 && not_two & (1 << b.kind()) != 0 {
+            *exact.entry((a, b)).or_default() += 1.0;
+            fits += 1.0;
+        }
+    }
+    let filler = Filler::new(&pos).unwrap();
+    let n = 40_000;
+    let mut seen: HashMap<(Card, Card), f64> = HashMap::new();
+    for i in 0..n {
+        let cards = filler.fill(&mut SplitMix64::for_sample(5, i));
+        let mut sorted = cards.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted, unseen,
+            "a filling is a reordering of the unseen cards"
+        );
+        assert!(pos.fill(&cards).is_ok());
+        *seen.entry((cards[0], cards[1])).or_default() += 1.0;
+    }
+    assert_eq!(
+        seen.keys().collect::<std::collections::HashSet<_>>(),
+        exact.keys().collect::<std::collections::HashSet<_>>()
+    );
+    for (hand, count) in &exact {
+        let p = count / fits;
+        let got = seen[hand] / n as f64;
+        let se = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((got - p).abs() < 5.0 * se, "{hand:?}: {got} vs {p}");
+    }
+    // Hints nothing fits are refused.
+    let mut impossible = hidden_pile();
+    impossible.hide_hand(1, &[1 << kind("r3"), 1 << kind("r3")]);
+    assert!(Filler::new(&impossible).is_err());
+}
+
+#[test]
+fn a_seat_view_of_a_game() {
+    let game = "tests/data/hanablive/game-194321.json";
+    let out = run(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--view",
+        "seat=Libster",
+        "--samples",
+        "40",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The pile (8) and Libster's own hand (4) are hidden; Libster moves, so moves name slots.
+    assert_eq!(v["hidden"], 12);
+    assert_eq!(v["to_move"], "Libster");
+    let names: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["action"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"play slot 1"), "{names:?}");
+    // The same seat by number gives the same numbers.
+    let seat = v["moves"].clone();
+    let names_out = run(&["solve", game, "--turn", "40", "--json"]);
+    let open: serde_json::Value = serde_json::from_slice(&names_out.stdout).unwrap();
+    let k = open["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n == "Libster")
+        .unwrap()
+        + 1;
+    let by_number = run(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--view",
+        &format!("seat={k}"),
+        "--samples",
+        "40",
+        "--json",
+    ]);
+    let w: serde_json::Value = serde_json::from_slice(&by_number.stdout).unwrap();
+    assert_eq!(seat, w["moves"]);
+
+    let message = fails(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--view",
+        "seat=9",
+        "--samples",
+        "5",
+    ]);
+    assert!(message.contains("seats are numbered 1 to 4"), "{message}");
+    let message = fails(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--view",
+        "seat=nobody",
+        "--samples",
+        "5",
+    ]);
+    assert!(message.contains("no player of that name"), "{message}");
+    let message = fails(&["solve", game, "--turn", "40", "--view", "seat=1", "--exact"]);
+    assert!(message.contains("hand card"), "{message}");
+    let message = fails(&["solve", game, "--turn", "40", "--view", "seat=1"]);
+    assert!(message.contains("--samples"), "{message}");
+    let message = fails(&["solve", "p2v0s1", "--view", "seat=1", "--samples", "5"]);
+    assert!(
+        message.contains("needs a hanab.live game export"),
+        "{message}"
+    );
+}

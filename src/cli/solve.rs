@@ -41,9 +41,11 @@ pub struct SolveArgs {
     /// before the game's N-th action. Default 1.
     #[arg(long, value_name = "N")]
     pub turn: Option<usize>,
-    /// Which cards are known: `open` (every card, the default) or `cheat` (every hand known,
-    /// the draw pile hidden; needs --exact or --samples). Applies to game exports and to
-    /// position files (whose `?` cards are hidden whatever the view).
+    /// Which cards are known: `open` (every card, the default), `cheat` (every hand known, the
+    /// draw pile hidden; with --exact or --samples), or `seat=K` for a game export at a turn:
+    /// player K's view, the pile and K's own hand hidden, each of K's cards narrowed to what
+    /// the clues K was given allow (with --samples; K a name or a seat number from 1). Position
+    /// files keep their `?` cards hidden whatever the view.
     #[arg(long, value_name = "VIEW")]
     pub view: Option<String>,
     /// Write a position of the optimal line as a position file (.hanabi): by default the
@@ -174,21 +176,26 @@ fn is_ext(name: &str, ext: &str) -> bool {
 }
 
 /// Which cards are known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum View {
     /// Every card.
     Open,
     /// Every hand, not the draw pile.
     Cheat,
+    /// One seat's view: the pile and that seat's own hand hidden (a name or a seat number
+    /// counted from 1, resolved once the players are known).
+    Seat(String),
 }
 
 fn parse_view(view: Option<&str>) -> anyhow::Result<View> {
     match view {
         None | Some("open") => Ok(View::Open),
         Some("cheat") => Ok(View::Cheat),
+        Some(v) if v.starts_with("seat=") && v.len() > 5 => Ok(View::Seat(v[5..].to_string())),
         Some(v) => bail!(
-            "unknown --view {v:?}: use open (every card known) or cheat (hands known, draw pile \
-             hidden); a single player's view, with their own hand hidden, is not built yet"
+            "unknown --view {v:?}: use open (every card known), cheat (hands known, draw pile \
+             hidden) or seat=K (K's view: the pile and K's own hand hidden; K a name or a seat \
+             number from 1)"
         ),
     }
 }
@@ -399,7 +406,7 @@ fn position_words(p: &Problem) -> Vec<String> {
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let config = args.search.config()?;
     let view = parse_view(args.view.as_deref())?;
-    if args.exact || args.samples.is_some() || view == View::Cheat {
+    if args.exact || args.samples.is_some() || view != View::Open {
         return run_hidden(&args, view, &config);
     }
     let p = problem(&args)?;
@@ -568,7 +575,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
 /// The position a hidden-card analysis works on, and its label: a position file as written
 /// (its `?` hidden), or any other problem with every card known; `--view cheat` then hides the
 /// draw pile.
-fn hidden_position(args: &SolveArgs, view: View) -> anyhow::Result<(String, Position)> {
+fn hidden_position(args: &SolveArgs, view: &View) -> anyhow::Result<(String, Position)> {
     for (given, name) in [
         (args.export.is_some(), "--export"),
         (args.write_position.is_some(), "--write-position"),
@@ -596,23 +603,57 @@ fn hidden_position(args: &SolveArgs, view: View) -> anyhow::Result<(String, Posi
             (p.label, pos)
         }
     };
-    if view == View::Cheat {
-        pos.hide_pile();
+    match view {
+        View::Open => {}
+        View::Cheat => pos.hide_pile(),
+        View::Seat(who) => {
+            let source = args.seed.as_deref().filter(|s| is_ext(s, ".json"));
+            let Some(path) = source else {
+                bail!(
+                    "--view seat=K needs a hanab.live game export (GAME.json --turn N): the \
+                     clues a seat was given come from the game's actions"
+                );
+            };
+            let seat = match who.parse::<usize>() {
+                Ok(k) if (1..=pos.names.len()).contains(&k) => k - 1,
+                Ok(k) => bail!(
+                    "--view seat={k}: seats are numbered 1 to {}",
+                    pos.names.len()
+                ),
+                Err(_) => pos.names.iter().position(|n| n == who).ok_or_else(|| {
+                    anyhow!(
+                        "--view seat={who}: no player of that name; the players are {}",
+                        pos.names.join(", ")
+                    )
+                })?,
+            };
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+            let game = hanablive::read(&text).with_context(|| path.to_string())?;
+            let index = args.turn.unwrap_or(1) - 1;
+            let masks =
+                hanablive::clue_knowledge(&game, index, seat).with_context(|| path.to_string())?;
+            pos.hide_pile();
+            pos.hide_hand(seat, &masks);
+        }
     }
     Ok((label, pos))
 }
 
 /// `--exact`, `--samples N` or `--view cheat`: a position with hidden cards.
 fn run_hidden(args: &SolveArgs, view: View, config: &SolveConfig) -> anyhow::Result<()> {
-    let (label, pos) = hidden_position(args, view)?;
+    let (label, pos) = hidden_position(args, &view)?;
     if args.exact {
         return run_exact(args, &label, &pos, config);
     }
     match args.samples {
         Some(n) => run_samples(args, n, &label, &pos, config),
-        None => bail!(
+        None if view == View::Cheat => bail!(
             "--view cheat hides the draw pile: add --exact for exact values, or --samples N for a \
              sampled estimate"
+        ),
+        None => bail!(
+            "--view seat=K hides the pile and K's hand: add --samples N for a sampled estimate \
+             (--exact needs every hand known)"
         ),
     }
 }

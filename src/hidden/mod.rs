@@ -12,9 +12,11 @@
 //! card first).
 
 pub mod exact;
+pub mod fill;
 pub mod sample;
 
 pub use exact::{exact, Exact, ExactConfig, ExactError, ExactMove, Fraction};
+pub use fill::Filler;
 pub use sample::{evaluate, root_actions, sample, Estimate, MoveEstimate, Outcome, SplitMix64};
 
 /// The mean of `xs` and its 95% interval (normal approximation with the sample standard

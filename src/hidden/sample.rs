@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::{mean_interval, wilson};
+use super::{mean_interval, wilson, Filler};
 use crate::card::Card;
 use crate::error::Error;
 use crate::position::Position;
@@ -176,7 +176,7 @@ pub fn sample(
         ));
     }
     let actions = root_actions(position)?;
-    let unseen = position.unseen();
+    let filler = Filler::new(position)?;
     // One long-lived task per worker of the current pool, each taking the next sample, and
     // each result stored at its sample's index. (A plain `par_iter` would let a worker that
     // waits for a child's search, which runs on its own pool, start another sample meanwhile,
@@ -188,8 +188,7 @@ pub fn sample(
         if i >= samples {
             break;
         }
-        let mut cards = unseen.clone();
-        SplitMix64::for_sample(rng_seed, i as u64).shuffle(&mut cards);
+        let cards = filler.fill(&mut SplitMix64::for_sample(rng_seed, i as u64));
         let result = evaluate(position, &cards, config);
         *slots[i].lock().expect("no worker panics holding a slot") = Some(result);
     });

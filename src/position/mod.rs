@@ -161,6 +161,9 @@ fn fault(line: usize, message: impl Into<String>) -> Error {
     }
 }
 
+/// A hint that allows every card kind.
+pub const ALL_KINDS: u32 = u32::MAX;
+
 /// A checked position: the rules, and every card where it is, known or not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -180,6 +183,10 @@ pub struct Position {
     pub final_turns: u8,
     /// Line of the first `?`, for messages (0 when nothing is hidden).
     hidden_line: usize,
+    /// For each hand card, a mask of the card kinds it may be (bit `kind`): what its holder
+    /// learned from clues. Every kind unless [`Position::narrow`] was called; it only matters
+    /// for hidden cards.
+    pub hints: Vec<Vec<u32>>,
 }
 
 impl Position {
@@ -491,6 +498,35 @@ impl Position {
             turn: file.turn,
             final_turns,
             hidden_line,
+            hints: file
+                .hands
+                .iter()
+                .map(|h| vec![ALL_KINDS; h.len()])
+                .collect(),
+        })
+    }
+
+    /// Hides `seat`'s hand, each card narrowed to the kinds in `masks` (one per slot, oldest
+    /// first, as [`crate::hanablive::clue_knowledge`] gives them).
+    pub fn hide_hand(&mut self, seat: usize, masks: &[u32]) {
+        for (slot, c) in self.hands[seat].iter_mut().enumerate() {
+            *c = None;
+            self.hints[seat][slot] = masks.get(slot).copied().unwrap_or(ALL_KINDS);
+        }
+    }
+
+    /// Whether any hidden hand card is narrowed by a hint.
+    pub fn has_hints(&self) -> bool {
+        let all: u32 = self
+            .rules
+            .variant
+            .deck()
+            .iter()
+            .fold(0, |m, c| m | 1 << c.kind());
+        self.hands.iter().zip(&self.hints).any(|(hand, hints)| {
+            hand.iter()
+                .zip(hints)
+                .any(|(c, &h)| c.is_none() && h & all != all)
         })
     }
 
