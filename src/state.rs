@@ -62,6 +62,8 @@ pub struct Deal {
     pub pile: Vec<Card>,
     /// `next[i][kind]`: the first pile index `>= i` holding a card of that kind, or `u8::MAX`.
     next: Vec<[u8; 30]>,
+    /// Copies of each card kind in the deck (the variant's rule, looked up once).
+    copies: [u8; 30],
 }
 
 impl Deal {
@@ -72,7 +74,22 @@ impl Deal {
             next[i] = next[i + 1];
             next[i][pile[i].kind()] = i as u8;
         }
-        Deal { rules, pile, next }
+        let mut copies = [0u8; 30];
+        for c in rules.variant.deck() {
+            copies[c.kind()] += 1;
+        }
+        Deal {
+            rules,
+            pile,
+            next,
+            copies,
+        }
+    }
+
+    /// Copies of a card kind in the deck.
+    #[inline]
+    pub fn copies(&self, kind: usize) -> u8 {
+        self.copies[kind]
     }
 
     /// Deals a full deck (top first) in blocks as hanab.live does: seat 0 takes the first

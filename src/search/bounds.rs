@@ -61,7 +61,8 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
         let mut last_slot = 0u8;
         while h < v.ranks {
             let card = Card::new(s, h + 1);
-            if set.copies && state.remaining(rules, card) == 0 {
+            // Above the firework, so none is played: copies left are the deck's minus the lost.
+            if set.copies && deal.copies(card.kind()) == state.lost(card) {
                 break;
             }
             if set.timing && !rules.endless {

@@ -72,11 +72,32 @@ pub fn key(deal: &Deal, state: &State) -> Key {
         state.final_turns.min(14)
     };
     bits.push(fin as u64, 4);
+    // A card is trash when at or below its firework, or above the first rank of its suit with
+    // no copy left (computed once per suit rather than once per card).
+    let mut first_gone = [u8::MAX; crate::rules::MAX_SUITS];
+    for (s, gone) in first_gone
+        .iter_mut()
+        .enumerate()
+        .take(rules.variant.suits.len())
+    {
+        let top = state.stacks[s];
+        *gone = (top + 1..=rules.variant.ranks)
+            .find(|&r| {
+                let c = Card::new(s as u8, r);
+                deal.copies(c.kind()) == state.lost(c)
+            })
+            .unwrap_or(u8::MAX);
+    }
     for p in 0..rules.players as usize {
         let hand = state.hand(p);
         let mut codes = [EMPTY; crate::rules::MAX_HAND];
         for (i, &c) in hand.iter().enumerate() {
-            codes[i] = card_code(rules, state, c);
+            let s = c.suit() as usize;
+            codes[i] = if c.rank() <= state.stacks[s] || c.rank() > first_gone[s] {
+                TRASH
+            } else {
+                c.kind() as u8 + 2
+            };
         }
         let codes = &mut codes[..(rules.hand_size as usize).max(hand.len())];
         codes.sort_unstable();
