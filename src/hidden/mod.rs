@@ -1,10 +1,13 @@
-//! Positions with hidden cards (`?`): estimates from sampled determinizations.
+//! Positions with hidden cards (`?`): exact values when only the pile is hidden, and estimates
+//! from sampled determinizations otherwise.
 //!
-//! [`sample::sample`] fills the `?` of a [`Position`](crate::position::Position) with many random
+//! [`exact::exact`] averages over every order of a hidden draw pile, players seeing each card as
+//! it is drawn: exact win probabilities and expected scores. [`sample::sample`] fills the `?` of a [`Position`](crate::position::Position) with many random
 //! orderings of the unseen cards and, for each, solves every root action of the player to move
 //! exactly with every card known. The result is an *optimistic* estimate: each sample is solved
 //! as if every card were known, so real play, which cannot see the hidden cards, can only do as
-//! well or worse.
+//! well or worse. [`fill::Filler`] draws the fillings, uniformly among those that fit the clue
+//! hints of a seat's own hand.
 //!
 //! Root actions are identified by what the mover does, not by the card it moves: a play or
 //! discard by its hand slot (the same in every sample), named by the card when the file knows
