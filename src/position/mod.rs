@@ -184,7 +184,7 @@ pub struct Position {
     /// Line of the first `?`, for messages (0 when nothing is hidden).
     hidden_line: usize,
     /// For each hand card, a mask of the card kinds it may be (bit `kind`): what its holder
-    /// learned from clues. Every kind unless [`Position::narrow`] was called; it only matters
+    /// learned from clues. Every kind unless [`Position::hide_hand`] was called; it only matters
     /// for hidden cards.
     pub hints: Vec<Vec<u32>>,
 }
