@@ -6,12 +6,12 @@ use std::collections::HashMap;
 
 mod common;
 
-use common::{fails, random_tiny_game, reference, run, Rng, TempFile};
+use common::{fails, permutations, random_tiny_game, reference, run, Rng, TempFile};
 use hanabi_solver::card::Card;
 use hanabi_solver::hidden::exact::orders;
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};
-use hanabi_solver::state::{Deal, State};
+use hanabi_solver::state::{Action, Deal, State};
 
 /// A plain fraction for the reference (u128, always reduced).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,31 +69,7 @@ fn expectimax(
     }
     let mut best = (Q(0, 1), Q(0, 1));
     for a in state.legal_actions(deal) {
-        let at = state.drawn as usize;
-        let draws = !matches!(a, hanabi_solver::state::Action::Clue) && at < deal.pile.len();
-        let v = if draws && hidden_at[at] {
-            let mut kinds = left.clone();
-            kinds.dedup();
-            let total = left.len() as u128;
-            let mut sum = (Q(0, 1), Q(0, 1));
-            for c in kinds {
-                let copies = left.iter().filter(|&&x| x == c).count() as u128;
-                deal.pile[at] = c;
-                let child = state.apply(deal, a).unwrap();
-                let i = left.iter().position(|&x| x == c).unwrap();
-                left.remove(i);
-                let (w, e) = expectimax(deal, hidden_at, &child, left, memo);
-                left.insert(i, c);
-                sum = (
-                    sum.0.add(w.scale(copies, total)),
-                    sum.1.add(e.scale(copies, total)),
-                );
-            }
-            sum
-        } else {
-            let child = state.apply(deal, a).unwrap();
-            expectimax(deal, hidden_at, &child, left, memo)
-        };
+        let v = after(deal, hidden_at, state, a, left, memo);
         best = (best.0.max(v.0), best.1.max(v.1));
     }
     memo.insert(key, best);
@@ -132,40 +108,50 @@ fn random_hidden_position(
     Some((pos, deal, state))
 }
 
+/// The reference value after action `a`: a sum over the card drawn when it draws a hidden
+/// card, each weighted by its copies over the cards left.
+fn after(
+    deal: &mut Deal,
+    hidden_at: &[bool],
+    state: &State,
+    a: Action,
+    left: &mut Vec<Card>,
+    memo: &mut Memo,
+) -> (Q, Q) {
+    let at = state.drawn as usize;
+    let draws = !matches!(a, Action::Clue) && at < deal.pile.len();
+    if !(draws && hidden_at[at]) {
+        let child = state.apply(deal, a).unwrap();
+        return expectimax(deal, hidden_at, &child, left, memo);
+    }
+    let mut kinds = left.clone();
+    kinds.dedup();
+    let total = left.len() as u128;
+    let mut sum = (Q(0, 1), Q(0, 1));
+    for c in kinds {
+        let copies = left.iter().filter(|&&x| x == c).count() as u128;
+        deal.pile[at] = c;
+        let child = state.apply(deal, a).unwrap();
+        let i = left.iter().position(|&x| x == c).unwrap();
+        left.remove(i);
+        let (w, e) = expectimax(deal, hidden_at, &child, left, memo);
+        left.insert(i, c);
+        sum = (
+            sum.0.add(w.scale(copies, total)),
+            sum.1.add(e.scale(copies, total)),
+        );
+    }
+    sum
+}
+
+/// The reference value of root action `k` of `pos`.
 fn value_of(pos: &Position, k: usize, memo: &mut Memo) -> (Q, Q) {
     let (mut deal, state) = pos.fill(&pos.unseen()).unwrap();
     let hidden_at: Vec<bool> = pos.pile.iter().map(|c| c.is_none()).collect();
-    let actions = state.legal_actions(&deal);
-    let a = actions[k];
-    // One root action: the expectimax of a position whose only move is that action is the
-    // value after it; compute it by hand like the recursion does.
+    let a = state.legal_actions(&deal)[k];
     let mut left = pos.unseen();
     left.sort_unstable();
-    let at = state.drawn as usize;
-    let draws = !matches!(a, hanabi_solver::state::Action::Clue) && at < deal.pile.len();
-    if draws && hidden_at[at] {
-        let mut kinds = left.clone();
-        kinds.dedup();
-        let total = left.len() as u128;
-        let mut sum = (Q(0, 1), Q(0, 1));
-        for c in kinds {
-            let copies = left.iter().filter(|&&x| x == c).count() as u128;
-            deal.pile[at] = c;
-            let child = state.apply(&deal, a).unwrap();
-            let i = left.iter().position(|&x| x == c).unwrap();
-            left.remove(i);
-            let (w, e) = expectimax(&mut deal, &hidden_at, &child, &mut left, memo);
-            left.insert(i, c);
-            sum = (
-                sum.0.add(w.scale(copies, total)),
-                sum.1.add(e.scale(copies, total)),
-            );
-        }
-        sum
-    } else {
-        let child = state.apply(&deal, a).unwrap();
-        expectimax(&mut deal, &hidden_at, &child, &mut left, memo)
-    }
+    after(&mut deal, &hidden_at, &state, a, &mut left, memo)
 }
 
 fn q(f: Fraction) -> Q {
@@ -271,22 +257,6 @@ fn never_above_the_mean_of_the_open_games() {
         }
         checked += 1;
     }
-}
-
-fn permutations(cards: &[Card]) -> Vec<Vec<Card>> {
-    if cards.len() <= 1 {
-        return vec![cards.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..cards.len() {
-        let mut rest = cards.to_vec();
-        let first = rest.remove(i);
-        for mut tail in permutations(&rest) {
-            tail.insert(0, first);
-            out.push(tail);
-        }
-    }
-    out
 }
 
 #[test]

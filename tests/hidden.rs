@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::{fails, run};
+use common::{fails, permutations, run};
 use hanabi_solver::card::Card;
 use hanabi_solver::hidden::{evaluate, mean_interval, root_actions, sample, wilson, Estimate};
 use hanabi_solver::position::{self, Position};
@@ -29,24 +29,6 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
         .build()
         .unwrap()
         .install(f)
-}
-
-/// Every ordering of `cards` (n! of them, repeated cards included, so each is equally likely
-/// under a uniform shuffle).
-fn permutations(cards: &[Card]) -> Vec<Vec<Card>> {
-    if cards.len() <= 1 {
-        return vec![cards.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..cards.len() {
-        let mut rest = cards.to_vec();
-        let first = rest.remove(i);
-        for mut tail in permutations(&rest) {
-            tail.insert(0, first);
-            out.push(tail);
-        }
-    }
-    out
 }
 
 #[test]
@@ -284,25 +266,6 @@ fn cli_bad_inputs() {
     );
 }
 
-/// Every ordering of `n` items by index (so copies of a card count separately).
-fn index_orders(n: usize) -> Vec<Vec<usize>> {
-    let items: Vec<usize> = (0..n).collect();
-    fn go(rest: &[usize], prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if rest.is_empty() {
-            out.push(prefix.clone());
-        }
-        for i in 0..rest.len() {
-            let mut r = rest.to_vec();
-            prefix.push(r.remove(i));
-            go(&r, prefix, out);
-            prefix.pop();
-        }
-    }
-    let mut out = Vec::new();
-    go(&items, &mut Vec::new(), &mut out);
-    out
-}
-
 #[test]
 fn clue_hints_narrow_the_filling_uniformly() {
     use hanabi_solver::hidden::{Filler, SplitMix64};
@@ -322,7 +285,7 @@ fn clue_hints_narrow_the_filling_uniformly() {
     // The exact distribution of Bob's hand: every ordering of the unseen cards that fits.
     let mut exact: HashMap<(Card, Card), f64> = HashMap::new();
     let mut fits = 0.0;
-    for order in index_orders(unseen.len()) {
+    for order in permutations(&(0..unseen.len()).collect::<Vec<_>>()) {
         let (a, b) = (unseen[order[0]], unseen[order[1]]);
         if red & (1 << a.kind()) != 0 && not_two & (1 << b.kind()) != 0 {
             *exact.entry((a, b)).or_default() += 1.0;

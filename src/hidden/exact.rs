@@ -397,17 +397,7 @@ pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactEr
     }
     let hidden = unseen.len();
     let total = orders(&counts);
-    match total {
-        Some(t) if t <= config.max_orders => {}
-        _ => {
-            return Err(ExactError::TooLarge {
-                hidden,
-                orders: total.map_or_else(|| "more than 10^38".to_string(), |t| t.to_string()),
-                limit: config.max_orders,
-            })
-        }
-    }
-    if hidden > MAX_HIDDEN {
+    if hidden > MAX_HIDDEN || total.is_none_or(|t| t > config.max_orders) {
         return Err(ExactError::TooLarge {
             hidden,
             orders: total.map_or_else(|| "more than 10^38".to_string(), |t| t.to_string()),

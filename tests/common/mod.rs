@@ -103,6 +103,24 @@ pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u
     best
 }
 
+/// Every ordering of `items` (n! of them; equal items count separately, so each ordering is
+/// equally likely under a uniform shuffle).
+pub fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first.clone());
+            out.push(tail);
+        }
+    }
+    out
+}
+
 /// Runs the `hanabi-solver` binary.
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
