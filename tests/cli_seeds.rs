@@ -4,14 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+
+use common::run;
 
 fn seeds(args: &[&str]) -> Output {
     let mut all = vec!["seeds", "--threads", "2"];
@@ -335,18 +332,9 @@ fn prefix_seeds_are_named_prefix_number() {
 
 /// Runs `seeds ARGS` expecting a clean one-line error, which it returns.
 fn fails(args: &[String]) -> String {
-    let out = seeds_owned(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    let lines: Vec<&str> = stderr.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "{args:?}: one line expected, got {stderr:?}"
-    );
-    assert!(lines[0].starts_with("error:"), "{args:?}: {stderr:?}");
-    stderr
+    let mut all = vec!["seeds", "--threads", "2"];
+    all.extend(args.iter().map(String::as_str));
+    common::fails(&all)
 }
 
 #[test]
