@@ -9,6 +9,7 @@ use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
 use hanabi_solver::search::bounds::BoundSet;
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
+use hanabi_solver::state::Action;
 
 fn check_many(
     seed: u64,
@@ -90,6 +91,7 @@ fn each_pruning_rule_keeps_answers() {
             merge: false,
             table: true,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -99,6 +101,7 @@ fn each_pruning_rule_keeps_answers() {
             merge: false,
             table: true,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -108,6 +111,7 @@ fn each_pruning_rule_keeps_answers() {
             merge: false,
             table: true,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet {
@@ -117,24 +121,35 @@ fn each_pruning_rule_keeps_answers() {
             merge: false,
             table: true,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet::NONE,
             merge: true,
             table: true,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet::ALL,
             merge: true,
             table: false,
             relaxed: false,
+            dominance: false,
         },
         Tuning {
             bounds: BoundSet::NONE,
             merge: false,
             table: true,
             relaxed: true,
+            dominance: false,
+        },
+        Tuning {
+            bounds: BoundSet::NONE,
+            merge: false,
+            table: true,
+            relaxed: false,
+            dominance: true,
         },
     ];
     for (i, tuning) in variants.iter().enumerate() {
@@ -190,5 +205,67 @@ fn solving_siblings_with_one_table_agrees_with_reference() {
             assert_eq!(s.max_score, reference(&deal, child, &mut HashMap::new()));
         }
         checked += 1;
+    }
+}
+
+/// The rule behind `Tuning::dominance`, checked on the reference itself: wherever a discard is
+/// legal, discarding a card is worth at least misplaying it. Where a discard is illegal (the
+/// tokens at their maximum), a misplay is sometimes the only best move, so the rule must not
+/// reach there: the solver must find those misplays. The test requires such positions to
+/// occur, or it would show nothing.
+#[test]
+fn a_discard_is_never_worse_than_misplaying_the_same_card() {
+    let mut rng = Rng(11);
+    let mut compared = 0;
+    let mut only_misplay_wins = Vec::new();
+    for _ in 0..500 {
+        let (_, _, deal, start) = random_tiny_game(&mut rng, 12, None);
+        let rules = &deal.rules;
+        let mut memo = HashMap::new();
+        let mut state = start;
+        while !state.is_over() {
+            let hand = state.hand(state.turn as usize).to_vec();
+            let legal = state.legal_actions(&deal);
+            let value = |a, memo: &mut HashMap<_, _>| {
+                reference(&deal, &state.apply(&deal, a).unwrap(), memo)
+            };
+            let is_misplay =
+                |a: &Action| matches!(a, Action::Play(j) if !state.is_playable(hand[*j as usize]));
+            for (i, &card) in hand.iter().enumerate() {
+                if state.is_playable(card) {
+                    continue;
+                }
+                let misplay = value(Action::Play(i as u8), &mut memo);
+                if state.can_discard(rules) {
+                    let discard = value(Action::Discard(i as u8), &mut memo);
+                    assert!(discard >= misplay, "{state:?}: slot {i}");
+                    compared += 1;
+                } else {
+                    let others = legal
+                        .iter()
+                        .filter(|a| !is_misplay(a))
+                        .map(|&a| value(a, &mut memo))
+                        .max()
+                        .unwrap_or(0);
+                    if misplay > others {
+                        only_misplay_wins.push((deal.clone(), state, misplay));
+                    }
+                }
+            }
+            let a = legal[rng.below(legal.len() as u64) as usize];
+            state = state.apply(&deal, a).unwrap();
+        }
+    }
+    assert!(compared >= 1000, "too few comparisons: {compared}");
+    assert!(
+        only_misplay_wins.len() >= 5,
+        "too few positions where only a misplay at full tokens is best: the test shows nothing"
+    );
+    for (deal, state, best) in &only_misplay_wins {
+        let got = solve(deal, state, &SolveConfig::default());
+        assert_eq!(
+            got.max_score, *best,
+            "{state:?}: only a misplay reaches {best}"
+        );
     }
 }

@@ -28,6 +28,7 @@ use crate::error::Error;
 use crate::position::Position;
 use crate::search::bounds::{upper_bound, BoundSet};
 use crate::search::key::{card_code, key, Key};
+use crate::search::order::misplay_dominated;
 use crate::state::{Action, Deal, State};
 
 /// Bytes one table entry may take (key words, the two counts, the map's spare room).
@@ -266,7 +267,14 @@ impl Walker<'_> {
         // Two plays (or discards) of cards with the same code lead to the same future.
         let mut moves: smallvec::SmallVec<[Move; 24]> = smallvec::SmallVec::new();
         let hand = state.hand(state.turn as usize);
+        let no_misplays = misplay_dominated(&self.deal, state);
         for action in state.legal_actions(&self.deal) {
+            if let Action::Play(i) = action {
+                // Discarding the card instead is never worse, for every order of the pile.
+                if no_misplays && !state.is_playable(hand[i as usize]) {
+                    continue;
+                }
+            }
             let tag = match action {
                 Action::Play(i) => (0, card_code(rules, state, hand[i as usize])),
                 Action::Discard(i) => (1, card_code(rules, state, hand[i as usize])),

@@ -33,6 +33,9 @@ pub struct Tuning {
     pub table: bool,
     /// Lower the upper bound with the relaxed game (free clues) where it applies.
     pub relaxed: bool,
+    /// Leave out moves that another move provably does at least as well as (misplays while a
+    /// discard is legal).
+    pub dominance: bool,
 }
 
 impl Tuning {
@@ -41,6 +44,7 @@ impl Tuning {
         merge: true,
         table: true,
         relaxed: true,
+        dominance: true,
     };
 }
 
@@ -84,11 +88,11 @@ impl Searcher<'_> {
         let mut scored: SmallVec<[(u8, Action, State); 32]> = SmallVec::new();
         let mut moves: SmallVec<[(u8, Action); 64]> = SmallVec::new();
         if self.relaxed {
-            relaxed_moves(self.deal, state, self.tuning.merge, &mut moves);
+            relaxed_moves(self.deal, state, self.tuning, &mut moves);
         } else {
             let turn = state.turn;
             moves.extend(
-                ordered_moves(self.deal, state, self.tuning.merge)
+                ordered_moves(self.deal, state, self.tuning.merge, self.tuning.dominance)
                     .into_iter()
                     .map(|a| (turn, a)),
             );
@@ -213,7 +217,12 @@ fn relax(s: &mut State) {
 
 /// Moves of the relaxed game: before the final round, every player's card actions; in the
 /// final round, the mover's card actions and a pass.
-fn relaxed_moves(deal: &Deal, state: &State, merge: bool, out: &mut SmallVec<[(u8, Action); 64]>) {
+fn relaxed_moves(
+    deal: &Deal,
+    state: &State,
+    tuning: Tuning,
+    out: &mut SmallVec<[(u8, Action); 64]>,
+) {
     let players = deal.rules.players;
     let seats = if state.final_turns == NOT_FINAL {
         0..players
@@ -225,7 +234,7 @@ fn relaxed_moves(deal: &Deal, state: &State, merge: bool, out: &mut SmallVec<[(u
         from.turn = seat;
         // No tokens in hand: discards are legal and no clue is generated here.
         from.clues = 0;
-        for a in ordered_moves(deal, &from, merge) {
+        for a in ordered_moves(deal, &from, tuning.merge, tuning.dominance) {
             out.push((seat, a));
         }
     }

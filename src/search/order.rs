@@ -14,13 +14,17 @@ pub type Moves = SmallVec<[Action; 24]>;
 /// The distinct moves of the player to move, ordered: plays (fives first, then low ranks), a
 /// clue, discards of trash, then of cards with another copy left, misplays of trash, discards
 /// of last copies, and last the misplays of useful cards.
-pub fn ordered_moves(deal: &Deal, state: &State, merge: bool) -> Moves {
+///
+/// With `dominance`, misplays are left out while a discard is legal: discarding the same card
+/// is never worse (see [`misplay_dominated`]).
+pub fn ordered_moves(deal: &Deal, state: &State, merge: bool, dominance: bool) -> Moves {
     let rules = &deal.rules;
     let p = state.turn as usize;
     let hand = state.hand(p);
     let mut scored: SmallVec<[(u8, Action); 24]> = SmallVec::new();
     let mut seen: u64 = 0;
     let can_discard = state.can_discard(rules);
+    let misplays = !(dominance && misplay_dominated(deal, state));
     for (i, &card) in hand.iter().enumerate() {
         let code = card_code(rules, state, card);
         if merge {
@@ -46,7 +50,9 @@ pub fn ordered_moves(deal: &Deal, state: &State, merge: bool) -> Moves {
             if can_discard {
                 scored.push((20, Action::Discard(slot)));
             }
-            scored.push((40, Action::Play(slot)));
+            if misplays {
+                scored.push((40, Action::Play(slot)));
+            }
             continue;
         }
         let spare = state.remaining(rules, card) > 1;
@@ -60,7 +66,9 @@ pub fn ordered_moves(deal: &Deal, state: &State, merge: bool) -> Moves {
                 Action::Discard(slot),
             ));
         }
-        scored.push((70 + card.rank(), Action::Play(slot)));
+        if misplays {
+            scored.push((70 + card.rank(), Action::Play(slot)));
+        }
     }
     if state.can_clue(rules) {
         scored.push((10, Action::Clue));
@@ -74,4 +82,20 @@ pub fn ordered_moves(deal: &Deal, state: &State, merge: bool) -> Moves {
     }
     scored.sort_by_key(|&(pri, _)| pri);
     scored.into_iter().map(|(_, a)| a).collect()
+}
+
+/// Whether every misplay of the player to move is dominated by discarding the same card: true
+/// whenever a discard is legal (fewer clue tokens than the maximum).
+///
+/// Both moves lose the card and draw the same next card; the discard leaves one more token and
+/// one strike fewer. From the discarded position, copy any line of the misplayed one; when that
+/// line discards with its tokens one short of the maximum (ours at the maximum, where a discard
+/// is illegal), misplay that card instead: our spare strike pays for it, and the two positions
+/// are then the same. A five played at the maximum likewise makes the tokens equal, with our
+/// strikes still fewer. Every turn of the copy is legal, ends the game no sooner and scores the
+/// same, so the discard's best score is at least the misplay's, whatever order the cards are
+/// drawn in (which makes it hold for the hidden-pile search too).
+#[inline]
+pub fn misplay_dominated(deal: &Deal, state: &State) -> bool {
+    state.can_discard(&deal.rules)
 }

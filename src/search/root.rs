@@ -190,7 +190,7 @@ fn greedy(deal: &Deal, state: &State, merge: bool) -> (u8, Vec<Action>) {
     let mut s = *state;
     let mut line = Vec::new();
     while !s.is_over() {
-        let a = ordered_moves(deal, &s, merge)[0];
+        let a = ordered_moves(deal, &s, merge, false)[0];
         line.push(a);
         s = s.apply_unchecked(deal, a);
     }
