@@ -64,6 +64,8 @@ pub struct Deal {
     next: Vec<[u8; 30]>,
     /// Copies of each card kind in the deck (the variant's rule, looked up once).
     copies: [u8; 30],
+    /// `last[kind]`: the last pile index holding a card of that kind, or `u8::MAX`.
+    last: [u8; 30],
 }
 
 impl Deal {
@@ -78,11 +80,16 @@ impl Deal {
         for c in rules.variant.deck() {
             copies[c.kind()] += 1;
         }
+        let mut last = [u8::MAX; 30];
+        for (i, c) in pile.iter().enumerate() {
+            last[c.kind()] = i as u8;
+        }
         Deal {
             rules,
             pile,
             next,
             copies,
+            last,
         }
     }
 
@@ -120,6 +127,13 @@ impl Deal {
     pub fn next_copy(&self, from: u8, kind: usize) -> Option<u8> {
         let i = self.next[from as usize][kind];
         (i != u8::MAX).then_some(i)
+    }
+
+    /// The last pile index at or after `from` that holds a card of `kind`.
+    #[inline]
+    pub fn last_copy(&self, from: u8, kind: usize) -> Option<u8> {
+        let i = self.last[kind];
+        (i != u8::MAX && i >= from).then_some(i)
     }
 
     /// Cards left in the pile of `state`.

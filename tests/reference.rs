@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
-use hanabi_solver::search::bounds::BoundSet;
+use hanabi_solver::search::bounds::{upper_bound, BoundSet};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::state::Action;
 
@@ -116,6 +116,17 @@ fn each_pruning_rule_keeps_answers() {
         Tuning {
             bounds: BoundSet {
                 timing: true,
+                ..BoundSet::NONE
+            },
+            merge: false,
+            table: true,
+            relaxed: false,
+            dominance: false,
+        },
+        Tuning {
+            bounds: BoundSet {
+                timing: true,
+                capacity: true,
                 ..BoundSet::NONE
             },
             merge: false,
@@ -268,4 +279,73 @@ fn a_discard_is_never_worse_than_misplaying_the_same_card() {
             "{state:?}: only a misplay reaches {best}"
         );
     }
+}
+
+/// Each bound on its own is a bound: never below the reference's best score, at positions met
+/// along random games. Each also bites somewhere (lower than the bound without it), or the
+/// comparison would show nothing.
+#[test]
+fn each_bound_holds_and_bites() {
+    let none = BoundSet::NONE;
+    let timing = BoundSet {
+        timing: true,
+        ..none
+    };
+    // (the bound, what it is compared with to see it bite)
+    let sets = [
+        (
+            BoundSet {
+                copies: true,
+                ..none
+            },
+            none,
+        ),
+        (BoundSet { pace: true, ..none }, none),
+        (timing, none),
+        (
+            BoundSet {
+                capacity: true,
+                ..timing
+            },
+            timing,
+        ),
+        (
+            BoundSet::ALL,
+            BoundSet {
+                capacity: false,
+                ..BoundSet::ALL
+            },
+        ),
+    ];
+    let mut bites = [0usize; 5];
+    let mut rng = Rng(17);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let (_, _, deal, start) = random_tiny_game(&mut rng, 14, None);
+        let mut memo = HashMap::new();
+        let mut state = start;
+        while !state.is_over() {
+            let best = reference(&deal, &state, &mut memo);
+            for (i, (set, without)) in sets.iter().enumerate() {
+                let ub = upper_bound(&deal, &state, *set);
+                assert!(
+                    ub >= best,
+                    "{set:?} gives {ub} below the best {best} at {state:?}"
+                );
+                if ub < upper_bound(&deal, &state, *without) {
+                    bites[i] += 1;
+                }
+            }
+            checked += 1;
+            let legal = state.legal_actions(&deal);
+            state = state
+                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+    eprintln!("{checked} positions; bites {bites:?}");
+    assert!(
+        bites.iter().all(|&b| b > 0),
+        "a bound never bites: {bites:?}"
+    );
 }

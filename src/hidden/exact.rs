@@ -210,11 +210,12 @@ struct Shared {
 }
 
 /// The bounds that hold whatever the order of the pile: copies left and turns left (not the
-/// draw timing, which needs the order).
+/// draw timing and hand capacity, which need the order).
 const ORDER_FREE: BoundSet = BoundSet {
     copies: true,
     pace: true,
     timing: false,
+    capacity: false,
 };
 
 /// One thread's search: its own copy of the deal, whose hidden pile slots it overwrites with

@@ -16,6 +16,11 @@ pub struct BoundSet {
     /// each after it is drawn, all before the game ends. The pile's last card can only be
     /// played on the game's last turn (its drawer's final turn), unless deck plays are on.
     pub timing: bool,
+    /// Hand capacity, for the perfect score (with `timing`): once the last copy of a needed card
+    /// is drawn, some copy must stay in a hand until it can be played. Every card action
+    /// before the pile runs out takes a card from the hands, which hold a fixed number of
+    /// cards; when all of them must be kept and none can be played, no card action is left.
+    pub capacity: bool,
 }
 
 impl BoundSet {
@@ -23,11 +28,13 @@ impl BoundSet {
         copies: true,
         pace: true,
         timing: true,
+        capacity: true,
     };
     pub const NONE: BoundSet = BoundSet {
         copies: false,
         pace: false,
         timing: false,
+        capacity: false,
     };
 }
 
@@ -48,13 +55,19 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
         pile_left + rules.players
     };
     let mut in_hand: u64 = 0;
+    let mut held = 0u8;
     if set.timing {
         for p in 0..rules.players as usize {
             for &c in state.hand(p) {
                 in_hand |= 1 << c.kind();
             }
+            held += state.hand(p).len() as u8;
         }
     }
+    // The capacity rule's tally: `keep[a]` counts the needed cards that must be in a hand,
+    // and cannot be played, at card action `a` (1 = the next). Only before the last draw.
+    let capacity = set.capacity && set.timing && !rules.endless && state.final_turns == NOT_FINAL;
+    let mut keep = [0i8; 72];
     let mut total = 0u8;
     for s in 0..nsuits as u8 {
         let mut h = state.stacks[s as usize];
@@ -91,6 +104,16 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
                     break;
                 }
                 last_slot = slot;
+                if capacity {
+                    // Held from the action after its last copy is drawn (or now) until `slot`.
+                    let from = deal
+                        .last_copy(state.drawn, card.kind())
+                        .map_or(1, |j| j - state.drawn + 2);
+                    if from < slot {
+                        keep[from as usize] += 1;
+                        keep[slot as usize] -= 1;
+                    }
+                }
             }
             h += 1;
         }
@@ -102,5 +125,28 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
     if set.pace {
         total = total.min(current.saturating_add(slots));
     }
+    if capacity && total == perfect && over_capacity(rules, &keep, held, pile_left) {
+        return perfect - 1;
+    }
     total.min(perfect)
+}
+
+/// Whether some card action before the pile runs out finds every card in the hands needed,
+/// unplayable and without another copy to come (see [`BoundSet::capacity`]): then the perfect
+/// score is out of reach. `keep` holds the differences of those counts per action.
+fn over_capacity(rules: &crate::rules::Rules, keep: &[i8; 72], held: u8, pile_left: u8) -> bool {
+    // With deck plays, the action that would draw the last card can play it blind instead.
+    let actions = if rules.deck_plays {
+        pile_left.saturating_sub(1)
+    } else {
+        pile_left
+    };
+    let mut must_keep = 0i8;
+    for &d in &keep[1..=actions as usize] {
+        must_keep += d;
+        if must_keep >= held as i8 {
+            return true;
+        }
+    }
+    false
 }
