@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
+use hanabi_solver::search::beam::beam;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::state::Action;
@@ -348,4 +349,40 @@ fn each_bound_holds_and_bites() {
         bites.iter().all(|&b| b > 0),
         "a bound never bites: {bites:?}"
     );
+}
+
+/// The beam's lines are real: each replays to the score it reports, which never beats the
+/// reference. With a beam wide enough to keep every position it is a complete search, so it
+/// must then find the reference's best score exactly.
+#[test]
+fn beam_lines_replay_and_a_full_beam_is_exact() {
+    let mut rng = Rng(23);
+    let mut below = 0;
+    for g in 0..200 {
+        let (_, _, deal, state) = random_tiny_game(&mut rng, 12, None);
+        let best = reference(&deal, &state, &mut HashMap::new());
+        for width in [1, 3, 1_000_000] {
+            let found = beam(
+                &deal,
+                &state,
+                width,
+                deal.rules.perfect_score(),
+                Tuning::FULL,
+            );
+            let end = final_state(&deal, &state, &found.line).unwrap();
+            assert_eq!(
+                end.score(&deal.rules),
+                found.score,
+                "game {g} width {width}"
+            );
+            assert!(found.score <= best, "game {g} width {width}");
+            if width == 1_000_000 {
+                assert_eq!(found.score, best, "game {g}: the full beam");
+            } else if found.score < best {
+                below += 1;
+            }
+        }
+    }
+    // Narrow beams must sometimes miss, or the full-width check would prove little.
+    assert!(below > 0, "narrow beams always found the best score");
 }

@@ -5,6 +5,7 @@
 //! and an upper bound, which the relaxed game with free clues can lower. The table keeps bounds
 //! between questions, so later ones reuse earlier work.
 
+pub mod beam;
 pub mod bounds;
 pub mod dfs;
 pub mod key;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::beam::beam;
 use super::bounds::upper_bound;
 use super::dfs::{relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
 use super::key::key;
@@ -176,6 +177,13 @@ const RELAXED_SHARE: u64 = 4;
 
 /// Node budget of each question in the first round; it doubles every round.
 const QUICK_NODES: u64 = 20_000;
+
+/// The beam run after each round keeps one position per this many nodes of the round's
+/// budget (a beam evaluates roughly its width times the moves of a game).
+const BEAM_NODES_PER_WIDTH: u64 = 500;
+
+/// The widest beam: its two layers and history stay a few megabytes.
+const MAX_BEAM: u64 = 16_384;
 
 fn final_score(deal: &Deal, state: &State, line: &[Action]) -> u8 {
     let mut s = *state;
@@ -356,6 +364,17 @@ fn solve_with(
                         continue;
                     }
                     Answer::Stopped => {}
+                }
+            }
+            // A wider look for a better line (not on the first round: most deals are
+            // settled there, in far fewer nodes than a beam takes).
+            if lo < hi && !stop.load(Ordering::Relaxed) {
+                let width = (round_budget / BEAM_NODES_PER_WIDTH).clamp(1, MAX_BEAM) as usize;
+                let found = beam(deal, state, width, hi, config.tuning);
+                nodes.fetch_add(found.nodes, Ordering::Relaxed);
+                if found.score > lo {
+                    lo = found.score;
+                    line = found.line;
                 }
             }
             round_budget = round_budget.saturating_mul(2);
