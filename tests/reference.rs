@@ -127,6 +127,17 @@ fn each_pruning_rule_keeps_answers() {
         Tuning {
             bounds: BoundSet {
                 timing: true,
+                schedule: true,
+                ..BoundSet::NONE
+            },
+            merge: false,
+            table: true,
+            relaxed: false,
+            dominance: false,
+        },
+        Tuning {
+            bounds: BoundSet {
+                timing: true,
                 capacity: true,
                 ..BoundSet::NONE
             },

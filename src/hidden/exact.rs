@@ -216,6 +216,7 @@ const ORDER_FREE: BoundSet = BoundSet {
     pace: true,
     timing: false,
     capacity: false,
+    schedule: false,
 };
 
 /// One thread's search: its own copy of the deal, whose hidden pile slots it overwrites with

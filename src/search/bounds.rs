@@ -16,11 +16,16 @@ pub struct BoundSet {
     /// each after it is drawn, all before the game ends. The pile's last card can only be
     /// played on the game's last turn (its drawer's final turn), unless deck plays are on.
     pub timing: bool,
-    /// Hand capacity, for the perfect score (with `timing`): once the last copy of a needed card
-    /// is drawn, some copy must stay in a hand until it can be played. Every card action
-    /// before the pile runs out takes a card from the hands, which hold a fixed number of
-    /// cards; when all of them must be kept and none can be played, no card action is left.
+    /// Hand capacity (with `timing`): once the last copy of a card to be played is drawn,
+    /// some copy must stay in a hand until it can be played. Every card action before the pile
+    /// runs out takes a card from the hands, which hold a fixed number of cards, so at each one
+    /// at least one card in the hands must be playable or free to go. Where the cards that
+    /// timing allows would overfill the hands by `e`, at least `e` of them are never played:
+    /// giving up a card removes at most one card from every action's count.
     pub capacity: bool,
+    /// One play per turn (with `timing`): the plays that timing allows no sooner than card
+    /// action `t` must all fit in the actions from `t` to the end, for every `t`.
+    pub schedule: bool,
 }
 
 impl BoundSet {
@@ -29,12 +34,14 @@ impl BoundSet {
         pace: true,
         timing: true,
         capacity: true,
+        schedule: true,
     };
     pub const NONE: BoundSet = BoundSet {
         copies: false,
         pace: false,
         timing: false,
         capacity: false,
+        schedule: false,
     };
 }
 
@@ -68,6 +75,9 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
     // and cannot be played, at card action `a` (1 = the next). Only before the last draw.
     let capacity = set.capacity && set.timing && !rules.endless && state.final_turns == NOT_FINAL;
     let mut keep = [0i8; 72];
+    // The schedule rule's tally: `first[a]` counts the cards first playable at action `a`.
+    let schedule = set.schedule && set.timing && !rules.endless;
+    let mut first = [0u8; 72];
     let mut total = 0u8;
     for s in 0..nsuits as u8 {
         let mut h = state.stacks[s as usize];
@@ -104,6 +114,7 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
                     break;
                 }
                 last_slot = slot;
+                first[slot as usize] += 1;
                 if capacity {
                     // Held from the action after its last copy is drawn (or now) until `slot`.
                     let from = deal
@@ -122,19 +133,38 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
     if rules.endless {
         return if total == perfect { perfect } else { 0 };
     }
+    if capacity {
+        total = total.saturating_sub(over_capacity(rules, &keep, held, pile_left));
+    }
     if set.pace {
         total = total.min(current.saturating_add(slots));
     }
-    if capacity && total == perfect && over_capacity(rules, &keep, held, pile_left) {
-        return perfect - 1;
+    if schedule {
+        total = total.min(current + most_plays(&first, slots));
     }
     total.min(perfect)
 }
 
-/// Whether some card action before the pile runs out finds every card in the hands needed,
-/// unplayable and without another copy to come (see [`BoundSet::capacity`]): then the perfect
-/// score is out of reach. `keep` holds the differences of those counts per action.
-fn over_capacity(rules: &crate::rules::Rules, keep: &[i8; 72], held: u8, pile_left: u8) -> bool {
+/// The most plays that fit one per action into actions `1..=slots`, when `first[a]` plays
+/// can happen no sooner than action `a`: for every `t`, the plays before `t` plus one per
+/// action from `t` on.
+fn most_plays(first: &[u8; 72], slots: u8) -> u8 {
+    // From action 1 on: one play per action.
+    let mut most = slots;
+    let mut before = 0u8;
+    for (t, &n) in first.iter().enumerate().take(slots as usize + 1).skip(1) {
+        // The plays possible by action t, then one per action after it.
+        before += n;
+        most = most.min(before + slots - t as u8);
+    }
+    most
+}
+
+/// By how many cards the cards that must be kept, unplayable, overfill the hands at the worst
+/// card action before the pile runs out (see [`BoundSet::capacity`]); each action needs one
+/// card in the hands that is playable or free to go. `keep` holds the differences of those
+/// counts per action.
+fn over_capacity(rules: &crate::rules::Rules, keep: &[i8; 72], held: u8, pile_left: u8) -> u8 {
     // With deck plays, the action that would draw the last card can play it blind instead.
     let actions = if rules.deck_plays {
         pile_left.saturating_sub(1)
@@ -142,11 +172,10 @@ fn over_capacity(rules: &crate::rules::Rules, keep: &[i8; 72], held: u8, pile_le
         pile_left
     };
     let mut must_keep = 0i8;
+    let mut worst = 0i8;
     for &d in &keep[1..=actions as usize] {
         must_keep += d;
-        if must_keep >= held as i8 {
-            return true;
-        }
+        worst = worst.max(must_keep - held as i8 + 1);
     }
-    false
+    worst as u8
 }
