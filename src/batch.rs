@@ -122,6 +122,10 @@ pub struct Outcome {
     pub nodes: u64,
     /// Time spent solving this seed (one thread).
     pub seconds: f64,
+    /// For a seed proven not winnable: why, as [`crate::search::reason::LossReason::name`]
+    /// gives it (absent when the solver could not tell, and in older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl Outcome {
@@ -135,6 +139,7 @@ impl Outcome {
             upper_bound: solution.upper_bound,
             nodes: solution.nodes,
             seconds: solution.seconds,
+            reason: None,
         }
     }
 
@@ -436,6 +441,9 @@ pub struct Summary {
     /// Seeds per second of one thread: `seeds / total_seconds`.
     pub seeds_per_thread_second: Option<f64>,
     pub nodes: u64,
+    /// Seeds proven not winnable, by reason (see [`crate::search::reason`]); `unknown` for
+    /// those whose reason was not found.
+    pub loss_reasons: BTreeMap<String, usize>,
 }
 
 impl Summary {
@@ -474,6 +482,14 @@ impl Summary {
             total_seconds,
             seeds_per_thread_second: (total_seconds > 0.0).then(|| n as f64 / total_seconds),
             nodes: outcomes().map(|o| o.nodes).sum(),
+            loss_reasons: outcomes().filter(|o| o.proven && !o.winnable).fold(
+                BTreeMap::new(),
+                |mut m, o| {
+                    *m.entry(o.reason.clone().unwrap_or_else(|| "unknown".into()))
+                        .or_default() += 1;
+                    m
+                },
+            ),
         }
     }
 }

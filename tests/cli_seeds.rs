@@ -372,3 +372,35 @@ fn bad_input_is_a_one_line_error() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// Seeds proven not winnable carry a reason in their records, and the summary counts them.
+#[test]
+fn not_winnable_seeds_say_why() {
+    let f = Temp::new("reasons");
+    let s = json(&seeds(&[
+        "--players",
+        "2",
+        "--variant",
+        "black",
+        "--count",
+        "40",
+        "--time-limit",
+        "2",
+        "--out",
+        f.path(),
+        "--json",
+    ]));
+    let not_winnable = s["not_winnable"].as_u64().unwrap();
+    assert!(not_winnable > 0, "no seed lost: the test shows nothing");
+    let counted: u64 = s["loss_reasons"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, not_winnable);
+    for r in f.records() {
+        let lost = r["proven"].as_bool().unwrap() && !r["winnable"].as_bool().unwrap();
+        assert_eq!(r.get("reason").is_some(), lost, "{r}");
+    }
+}

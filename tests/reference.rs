@@ -9,6 +9,7 @@ use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::line::final_state;
 use hanabi_solver::search::beam::beam;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
+use hanabi_solver::search::reason::{loss_reason, LossReason};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::state::Action;
 
@@ -396,4 +397,35 @@ fn beam_lines_replay_and_a_full_beam_is_exact() {
     }
     // Narrow beams must sometimes miss, or the full-width check would prove little.
     assert!(below > 0, "narrow beams always found the best score");
+}
+
+/// A loss reason is a proof: the coarse reasons are never given for a winnable game, "hands"
+/// only when the relaxed game (unlimited clues) cannot win, "clue-tokens" only when it can.
+#[test]
+fn loss_reasons_agree_with_the_reference() {
+    let mut rng = Rng(29);
+    let mut seen = std::collections::BTreeSet::new();
+    for g in 0..400 {
+        let (_, _, deal, state) = random_tiny_game(&mut rng, 12, Some(false));
+        let perfect = deal.rules.perfect_score();
+        let best = reference(&deal, &state, &mut HashMap::new());
+        let reason = loss_reason(&deal, &state, u64::MAX);
+        let relaxed = relaxed_max(&deal, &state);
+        if best == perfect {
+            assert!(
+                matches!(reason, None | Some(LossReason::ClueTokens)),
+                "game {g}: winnable, yet {reason:?}"
+            );
+            continue;
+        }
+        match reason {
+            Some(LossReason::Hands) => assert!(relaxed < Some(perfect), "game {g}"),
+            Some(LossReason::ClueTokens) => assert_eq!(relaxed, Some(perfect), "game {g}"),
+            Some(_) => {}
+            // Only where the relaxed game does not apply (a hand of one card).
+            None => assert_eq!(relaxed, None, "game {g}"),
+        }
+        seen.insert(reason);
+    }
+    assert!(seen.len() >= 3, "too few kinds of reasons met: {seen:?}");
 }

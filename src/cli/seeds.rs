@@ -14,6 +14,7 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::batch::{self, Entry, Game, Outcome, Record, Shard, Summary};
 use hanabi_solver::rules::Rules;
+use hanabi_solver::search::reason::{loss_reason, LossReason};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::Deal;
@@ -73,7 +74,11 @@ pub struct SeedsArgs {
     pub summarize: Vec<PathBuf>,
 }
 
-/// Solves one seed and checks that the line reaches the score claimed.
+/// Nodes the relaxed game (unlimited clues) may take to tell why a deal is not winnable.
+const REASON_NODES: u64 = 2_000_000;
+
+/// Solves one seed and checks that the line reaches the score claimed; for a deal proven not
+/// winnable, also finds why.
 fn solve_seed(
     seed: &str,
     rules: &Rules,
@@ -95,11 +100,15 @@ fn solve_seed(
             solution.lower_bound
         );
     }
+    let mut outcome = Outcome::of(&solution);
+    if solution.proven && !solution.winnable() {
+        outcome.reason = loss_reason(&deal, &state, REASON_NODES).map(|r| r.name().to_string());
+    }
     Ok(Record {
         seed: seed.to_string(),
         game: game.clone(),
         deck: deck.iter().map(|&c| rules.variant.card_name(c)).collect(),
-        outcome: Outcome::of(&solution),
+        outcome,
     })
 }
 
@@ -222,6 +231,19 @@ fn print_summary(s: &Summary) {
         let decided = (s.seeds - s.undecided) as f64;
         for (score, n) in s.histogram.iter().rev() {
             println!("  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided));
+        }
+    }
+    if !s.loss_reasons.is_empty() {
+        println!("Why the seeds proven not winnable are lost (the first test that rules the perfect score out):");
+        for reason in LossReason::ALL {
+            if let Some(n) = s.loss_reasons.get(reason.name()) {
+                println!("  {n:>8}  {:<12} {}", reason.name(), reason.describe());
+            }
+        }
+        for (name, n) in &s.loss_reasons {
+            if !LossReason::ALL.iter().any(|r| r.name() == name) {
+                println!("  {n:>8}  {name:<12} not found within the node limit");
+            }
         }
     }
     if let Some(mean) = s.mean_max_score {

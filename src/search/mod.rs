@@ -10,6 +10,7 @@ pub mod bounds;
 pub mod dfs;
 pub mod key;
 pub mod order;
+pub mod reason;
 mod root;
 pub mod table;
 

@@ -1,0 +1,113 @@
+//! Why a deal cannot reach the perfect score, as far as the solver can tell.
+//!
+//! The search proves a deal unwinnable without saying why. The reason given here is the first
+//! of a series of ever finer relaxations that already rules the perfect score out: a deal
+//! that fails a coarse test fails for that reason whatever the players do. Every test is one
+//! the solver itself relies on, so each reason is proven, not guessed.
+
+use std::sync::atomic::AtomicBool;
+
+use super::bounds::{upper_bound, BoundSet};
+use super::dfs::{relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
+use super::table::Table;
+use crate::state::{Deal, State};
+
+/// The first relaxation that rules the perfect score out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LossReason {
+    /// A card comes out of the pile too late to be played in time (or a firework's cards
+    /// come in an order that cannot all be played before the game ends).
+    LateCard,
+    /// At some point the hands cannot hold every card that must be kept for later.
+    FullHands,
+    /// Too many cards become playable too late to be played one a turn.
+    LatePlays,
+    /// Even with unlimited clue tokens (any player may act at any time), the cards cannot
+    /// all be played from the hands they land in.
+    Hands,
+    /// Winnable with unlimited clue tokens, but not with the real ones: the players run out
+    /// of clues to stall with while they wait for the right cards.
+    ClueTokens,
+}
+
+impl LossReason {
+    /// A short name, as written in batch files.
+    pub fn name(self) -> &'static str {
+        match self {
+            LossReason::LateCard => "late-card",
+            LossReason::FullHands => "full-hands",
+            LossReason::LatePlays => "late-plays",
+            LossReason::Hands => "hands",
+            LossReason::ClueTokens => "clue-tokens",
+        }
+    }
+
+    /// The reason in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            LossReason::LateCard => "a card comes out of the pile too late to be played",
+            LossReason::FullHands => "the hands cannot hold every card that must be kept",
+            LossReason::LatePlays => "too many cards become playable too late, one play a turn",
+            LossReason::Hands => "even with unlimited clues, the cards are in the wrong hands",
+            LossReason::ClueTokens => "the clue tokens run short (winnable with unlimited clues)",
+        }
+    }
+
+    /// Every reason, coarsest first.
+    pub const ALL: [LossReason; 5] = [
+        LossReason::LateCard,
+        LossReason::FullHands,
+        LossReason::LatePlays,
+        LossReason::Hands,
+        LossReason::ClueTokens,
+    ];
+}
+
+/// Why the perfect score cannot be reached from `state`, which the caller has proven. `None`
+/// when the position is over, in endless mode, or when the relaxed game with unlimited clues
+/// was not decided within `node_limit` nodes.
+pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossReason> {
+    if state.is_over() || deal.rules.endless {
+        return None;
+    }
+    let perfect = deal.rules.perfect_score();
+    let timing = BoundSet {
+        capacity: false,
+        schedule: false,
+        ..BoundSet::ALL
+    };
+    let capacity = BoundSet {
+        capacity: true,
+        ..timing
+    };
+    for (set, reason) in [
+        (timing, LossReason::LateCard),
+        (capacity, LossReason::FullHands),
+        (BoundSet::ALL, LossReason::LatePlays),
+    ] {
+        if upper_bound(deal, state, set) < perfect {
+            return Some(reason);
+        }
+    }
+    if !relaxation_applies(deal, state) {
+        return None;
+    }
+    let table = Table::with_megabytes(64);
+    let never = AtomicBool::new(false);
+    let mut searcher = Searcher {
+        deal,
+        table: &table,
+        tuning: Tuning::FULL,
+        relaxed: true,
+        stop: &never,
+        done: &never,
+        deadline: None,
+        node_limit,
+        nodes: 0,
+    };
+    match searcher.reach(&relaxed_root(state), perfect) {
+        Answer::No => Some(LossReason::Hands),
+        Answer::Yes => Some(LossReason::ClueTokens),
+        Answer::Stopped => None,
+    }
+}
