@@ -404,3 +404,17 @@ fn not_winnable_seeds_say_why() {
         assert_eq!(r.get("reason").is_some(), lost, "{r}");
     }
 }
+
+/// `solve` says why a deal proven not winnable is lost, and says nothing of the kind for a
+/// winnable one.
+#[test]
+fn solve_says_why_a_deal_is_lost() {
+    let lost = json(&run(&["solve", "p2v0s731", "--json", "--threads", "1"]));
+    assert_eq!(lost["winnable"], false);
+    assert_eq!(lost["proven"], true);
+    assert!(lost["reason"].is_string(), "{}", lost["reason"]);
+    let text = ok(&run(&["solve", "p2v0s731", "--threads", "1"]));
+    assert!(text.contains("Why 25 is out of reach: "), "{text}");
+    let won = json(&run(&["solve", "p2v0s1", "--json", "--threads", "1"]));
+    assert!(won.get("reason").is_none());
+}

@@ -14,7 +14,7 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::batch::{self, Entry, Game, Outcome, Record, Shard, Summary};
 use hanabi_solver::rules::Rules;
-use hanabi_solver::search::reason::{loss_reason, LossReason};
+use hanabi_solver::search::reason::{loss_reason, LossReason, REASON_NODES};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::Deal;
@@ -73,9 +73,6 @@ pub struct SeedsArgs {
     )]
     pub summarize: Vec<PathBuf>,
 }
-
-/// Nodes the relaxed game (unlimited clues) may take to tell why a deal is not winnable.
-const REASON_NODES: u64 = 2_000_000;
 
 /// Solves one seed and checks that the line reaches the score claimed; for a deal proven not
 /// winnable, also finds why.

@@ -17,6 +17,7 @@ use hanabi_solver::hidden::{exact, sample, ExactConfig};
 use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
+use hanabi_solver::search::reason::{loss_reason, REASON_NODES};
 use hanabi_solver::search::{solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
@@ -467,6 +468,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let perfect = solution.perfect_score;
     let v = &rules.variant;
+    // For a position proven not winnable: the first test that rules the perfect score out.
+    let reason = if solution.proven && !solution.winnable() {
+        loss_reason(deal, state, REASON_NODES)
+    } else {
+        None
+    };
     if args.json {
         let mut out = serde_json::json!({
             "deal": p.label,
@@ -487,6 +494,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             "seconds": solution.seconds,
             "table_entries": solution.table_entries,
         });
+        if let Some(r) = reason {
+            out["reason"] = serde_json::json!(r.name());
+        }
         if let Some(deck) = &p.deck {
             out["deck"] =
                 serde_json::json!(deck.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>());
@@ -537,6 +547,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             solution.max_score,
             score_words(solution.max_score, perfect)
         );
+        if let Some(r) = reason {
+            println!("Why {perfect} is out of reach: {}.", r.describe());
+        }
     } else {
         println!(
             "Not proven (time limit): the maximum score is at least {} and at most {} of {perfect}",

@@ -63,6 +63,10 @@ impl LossReason {
     ];
 }
 
+/// Nodes the relaxed game may take by default to tell a reason: enough for nearly every deal,
+/// a fraction of a second.
+pub const REASON_NODES: u64 = 2_000_000;
+
 /// Why the perfect score cannot be reached from `state`, which the caller has proven. `None`
 /// when the position is over, in endless mode, or when the relaxed game with unlimited clues
 /// was not decided within `node_limit` nodes.
