@@ -57,8 +57,10 @@ pub struct SeedsArgs {
     /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
-    /// Append one JSON line per seed to this file as each finishes. If the file exists, the
-    /// seeds it holds are skipped, so an interrupted run is resumed by running it again.
+    /// Append one JSON line per seed to this file as each finishes (seed, deck, max_score,
+    /// winnable, proven, bounds, nodes, seconds, and for a seed proven not winnable the reason).
+    /// If the file exists, the seeds it holds are skipped, so an interrupted run is resumed by
+    /// running it again.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
     /// Print the summary as JSON.
