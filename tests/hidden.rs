@@ -377,30 +377,19 @@ fn a_seat_view_of_a_game() {
     let w: serde_json::Value = serde_json::from_slice(&by_number.stdout).unwrap();
     assert_eq!(seat, w["moves"]);
 
-    let message = fails(&[
-        "solve",
-        game,
-        "--turn",
-        "40",
-        "--view",
-        "seat=9",
-        "--samples",
-        "5",
-    ]);
-    assert!(message.contains("seats are numbered 1 to 4"), "{message}");
-    let message = fails(&[
-        "solve",
-        game,
-        "--turn",
-        "40",
-        "--view",
-        "seat=nobody",
-        "--samples",
-        "5",
-    ]);
-    assert!(message.contains("no player of that name"), "{message}");
-    let message = fails(&["solve", game, "--turn", "40", "--view", "seat=1", "--exact"]);
-    assert!(message.contains("hand card"), "{message}");
+    // Bad views of the game: each a one-line error naming the problem.
+    for (view, mode, problem) in [
+        ("seat=9", "--samples", "seats are numbered 1 to 4"),
+        ("seat=nobody", "--samples", "no player of that name"),
+        ("seat=1", "--exact", "hand card"),
+    ] {
+        let mut args = vec!["solve", game, "--turn", "40", "--view", view, mode];
+        if mode == "--samples" {
+            args.push("5");
+        }
+        let message = fails(&args);
+        assert!(message.contains(problem), "{view} {mode}: {message}");
+    }
     let message = fails(&["solve", game, "--turn", "40", "--view", "seat=1"]);
     assert!(message.contains("--samples"), "{message}");
     let message = fails(&["solve", "p2v0s1", "--view", "seat=1", "--samples", "5"]);

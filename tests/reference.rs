@@ -87,93 +87,55 @@ fn agrees_with_reference_with_threads() {
 /// Each pruning rule on its own, and all off: answers must not change.
 #[test]
 fn each_pruning_rule_keeps_answers() {
+    // Every rule off but the table.
+    const BARE: Tuning = Tuning {
+        bounds: BoundSet::NONE,
+        merge: false,
+        table: true,
+        relaxed: false,
+        dominance: false,
+    };
+    let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
+    let timing = BoundSet {
+        timing: true,
+        ..BoundSet::NONE
+    };
     let variants = [
+        BARE,
+        only(BoundSet {
+            copies: true,
+            ..BoundSet::NONE
+        }),
+        only(BoundSet {
+            pace: true,
+            ..BoundSet::NONE
+        }),
+        only(timing),
+        only(BoundSet {
+            schedule: true,
+            ..timing
+        }),
+        only(BoundSet {
+            capacity: true,
+            ..timing
+        }),
         Tuning {
-            bounds: BoundSet::NONE,
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet {
-                copies: true,
-                ..BoundSet::NONE
-            },
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet {
-                pace: true,
-                ..BoundSet::NONE
-            },
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet {
-                timing: true,
-                ..BoundSet::NONE
-            },
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet {
-                timing: true,
-                schedule: true,
-                ..BoundSet::NONE
-            },
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet {
-                timing: true,
-                capacity: true,
-                ..BoundSet::NONE
-            },
-            merge: false,
-            table: true,
-            relaxed: false,
-            dominance: false,
-        },
-        Tuning {
-            bounds: BoundSet::NONE,
             merge: true,
-            table: true,
-            relaxed: false,
-            dominance: false,
+            ..BARE
         },
         Tuning {
             bounds: BoundSet::ALL,
             merge: true,
             table: false,
-            relaxed: false,
-            dominance: false,
+            ..BARE
         },
         Tuning {
-            bounds: BoundSet::NONE,
-            merge: false,
-            table: true,
             relaxed: true,
-            dominance: false,
+            ..BARE
         },
         Tuning {
-            bounds: BoundSet::NONE,
-            merge: false,
-            table: true,
-            relaxed: false,
             dominance: true,
+            ..BARE
         },
     ];
     for (i, tuning) in variants.iter().enumerate() {

@@ -5,11 +5,9 @@
 //! that fails a coarse test fails for that reason whatever the players do. Every test is one
 //! the solver itself relies on, so each reason is proven, not guessed.
 
-use std::sync::atomic::AtomicBool;
-
 use super::bounds::{upper_bound, BoundSet};
-use super::dfs::{relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
-use super::table::Table;
+use super::dfs::Answer;
+use super::root::ask_relaxed;
 use crate::state::{Deal, State};
 
 /// The first relaxation that rules the perfect score out.
@@ -93,23 +91,9 @@ pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossRe
             return Some(reason);
         }
     }
-    if !relaxation_applies(deal, state) {
-        return None;
-    }
-    let table = Table::with_megabytes(64);
-    let never = AtomicBool::new(false);
-    let mut searcher = Searcher {
-        deal,
-        table: &table,
-        tuning: Tuning::FULL,
-        relaxed: true,
-        stop: &never,
-        done: &never,
-        deadline: None,
-        node_limit,
-        nodes: 0,
-    };
-    match searcher.reach(&relaxed_root(state), perfect) {
+    match ask_relaxed(deal, state, node_limit, |searcher, root| {
+        searcher.reach(root, perfect)
+    })? {
         Answer::No => Some(LossReason::Hands),
         Answer::Yes => Some(LossReason::ClueTokens),
         Answer::Stopped => None,

@@ -263,7 +263,8 @@ fn solve_with(
     let start = Instant::now();
     let rules = &deal.rules;
     let perfect = rules.perfect_score();
-    let use_relaxed = config.tuning.relaxed && config.tt_mb >= 4 && relaxation_applies(deal, state);
+    // The relaxed game is searched when it has a table (see `Tables::new`) and applies here.
+    let use_relaxed = tables.relaxed.capacity() > 0 && relaxation_applies(deal, state);
     let table = &tables.real;
     let relaxed_table = &tables.relaxed;
     let stop = AtomicBool::new(false);
@@ -369,8 +370,8 @@ fn solve_with(
                     Answer::Stopped => {}
                 }
             }
-            // A wider look for a better line (not on the first round: most deals are
-            // settled there, in far fewer nodes than a beam takes).
+            // A wider look for a better line, only once a round's questions have left the score
+            // open: most deals are settled by them in far fewer nodes than a beam takes.
             if lo < hi && !stop.load(Ordering::Relaxed) {
                 let width = (round_budget / BEAM_NODES_PER_WIDTH).clamp(1, MAX_BEAM) as usize;
                 let found = beam(deal, state, width, hi, config.tuning);
@@ -410,6 +411,24 @@ fn solve_with(
 /// The best score of the relaxed game (clue tokens unlimited) from `state`, or `None` where the
 /// relaxation does not apply. An upper bound on the real game's best score; exposed for tests.
 pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
+    ask_relaxed(deal, state, u64::MAX, |searcher, root| {
+        let mut k = deal.rules.perfect_score();
+        while k > 0 && searcher.reach(root, k) == Answer::No {
+            k -= 1;
+        }
+        k
+    })
+}
+
+/// Puts `question` to a search of the relaxed game alone from `state`, given the relaxed root:
+/// its own table, no time limit, at most `node_limit` nodes. `None` where the relaxation does
+/// not apply (or the game is over).
+pub(crate) fn ask_relaxed<R>(
+    deal: &Deal,
+    state: &State,
+    node_limit: u64,
+    question: impl FnOnce(&mut Searcher, &State) -> R,
+) -> Option<R> {
     if !relaxation_applies(deal, state) || state.is_over() {
         return None;
     }
@@ -422,14 +441,9 @@ pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
         stop: &never,
         done: &never,
         deadline: None,
-        node_limit: u64::MAX,
+        node_limit,
         relaxed: true,
         nodes: 0,
     };
-    let root = relaxed_root(state);
-    let mut k = deal.rules.perfect_score();
-    while k > 0 && searcher.reach(&root, k) == Answer::No {
-        k -= 1;
-    }
-    Some(k)
+    Some(question(&mut searcher, &relaxed_root(state)))
 }
