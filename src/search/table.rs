@@ -28,10 +28,15 @@ pub struct Table {
 impl Table {
     /// A table that holds at most `mb` mebibytes of entries.
     pub fn with_megabytes(mb: usize) -> Table {
+        Table::with_entries(mb.saturating_mul(1 << 20) / BYTES_PER_ENTRY)
+    }
+
+    /// A table that holds at most `cap` entries.
+    pub fn with_entries(cap: usize) -> Table {
         Table {
             map: DashMap::with_hasher(ahash::RandomState::new()),
             len: AtomicUsize::new(0),
-            cap: mb.saturating_mul(1 << 20) / BYTES_PER_ENTRY,
+            cap,
         }
     }
 
@@ -54,14 +59,27 @@ impl Table {
     }
 
     fn update(&self, key: Key, change: impl FnOnce(&mut Bounds), fresh: Bounds) {
-        match self.map.entry(key) {
-            Entry::Occupied(mut e) => change(e.get_mut()),
+        let key = match self.map.entry(key) {
+            Entry::Occupied(mut e) => {
+                change(e.get_mut());
+                return;
+            }
             Entry::Vacant(e) => {
                 if self.len.load(Ordering::Relaxed) < self.cap {
                     e.insert(fresh);
                     self.len.fetch_add(1, Ordering::Relaxed);
+                    return;
                 }
+                e.into_key()
             }
+        };
+        // Full: start afresh, keeping the memory. A long search's newest positions are worth
+        // more than the table's oldest, and forgetting a proven bound is never wrong.
+        if self.cap > 0 {
+            self.map.clear();
+            self.len.store(0, Ordering::Relaxed);
+            self.map.insert(key, fresh);
+            self.len.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -77,5 +95,48 @@ impl Table {
     /// Most entries the cap allows.
     pub fn capacity(&self) -> usize {
         self.cap
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u64) -> Key {
+        Key::from_slice(&[i])
+    }
+
+    #[test]
+    fn bounds_only_narrow() {
+        let t = Table::with_entries(10);
+        t.raise_lower(key(1), 20, 25);
+        t.lower_upper(key(1), 23);
+        t.raise_lower(key(1), 18, 25);
+        t.lower_upper(key(1), 24);
+        assert_eq!(t.get(&key(1)), Some(Bounds { lo: 20, hi: 23 }));
+        assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn a_full_table_starts_afresh_and_updates_never_clear_it() {
+        let t = Table::with_entries(3);
+        for i in 0..3 {
+            t.lower_upper(key(i), 10);
+        }
+        // Updating what is stored keeps everything.
+        for i in 0..3 {
+            t.raise_lower(key(i), 5, 25);
+        }
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.get(&key(0)), Some(Bounds { lo: 5, hi: 10 }));
+        // A new position in a full table: the old ones go, the new one stays.
+        t.lower_upper(key(3), 7);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.get(&key(0)), None);
+        assert_eq!(t.get(&key(3)), Some(Bounds { lo: 0, hi: 7 }));
+        // A table with no room stores nothing.
+        let none = Table::with_entries(0);
+        none.lower_upper(key(1), 3);
+        assert!(none.is_empty() && none.get(&key(1)).is_none());
     }
 }
