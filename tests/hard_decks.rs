@@ -1,9 +1,9 @@
-//! The hard 2-player decks of `tests/data/hard-decks/`: every result the solver gives within a
-//! node budget must be consistent with the file's claims, and every line must replay.
+//! The hard 2-player decks of `tests/data/hard-decks/`: every deck must be decided within a
+//! node budget (the same on every machine: one thread), consistently with the file's claims,
+//! and every line must replay. How fast is measured by the bench, not asserted here.
 //!
 //! `True` in an answer file means an independent prover showed the deck cannot reach 25; the
-//! solver must never find a winning line for such a deck, and when it decides one, it must say
-//! not winnable. Deciding every deck is measured by the bench, not asserted here.
+//! solver must say not winnable for such a deck.
 
 mod common;
 
@@ -40,10 +40,10 @@ fn check_set(name: &str, expected_count: usize) {
     assert_eq!(set.len(), expected_count, "{name}: deck count");
     let rules = Rules::new(Variant::no_variant(), 2, &Options::default()).unwrap();
     let config = SolveConfig {
-        max_nodes: Some(200_000),
+        // Five times the most any deck takes (hand_dist 10: about 10 million).
+        max_nodes: Some(50_000_000),
         ..SolveConfig::default()
     };
-    let mut decided = 0;
     for (i, (text, cannot_win)) in set.iter().enumerate() {
         let deck: Vec<_> = text
             .trim_matches(|c| c == '[' || c == ']')
@@ -60,21 +60,15 @@ fn check_set(name: &str, expected_count: usize) {
             i + 1
         );
         assert!(s.lower_bound <= s.upper_bound && s.upper_bound <= 25);
+        assert!(s.proven, "{name} {}: not decided within the budget", i + 1);
         if *cannot_win {
             assert!(
-                s.lower_bound < 25,
+                s.max_score < 25,
                 "{name} {}: marked unwinnable, but a winning line was found",
                 i + 1
             );
         }
-        if s.proven {
-            decided += 1;
-        }
     }
-    eprintln!(
-        "{name}: {decided} of {} decided within the node budget",
-        set.len()
-    );
 }
 
 #[test]

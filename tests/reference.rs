@@ -5,13 +5,19 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{random_tiny_game, reference, Rng};
+use common::{random_pool_game, random_tiny_game, reference, reference_reaches, Rng};
+use hanabi_solver::card::Card;
 use hanabi_solver::line::final_state;
+use hanabi_solver::rules::Rules;
 use hanabi_solver::search::beam::beam;
+use hanabi_solver::search::bounds::goal_bound;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
+use hanabi_solver::search::goal::Goal;
 use hanabi_solver::search::reason::{loss_reason, LossReason};
+use hanabi_solver::search::{pool_max, relaxed_reaches};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::state::Action;
+use hanabi_solver::state::{Deal, State};
 
 fn check_many(
     seed: u64,
@@ -20,10 +26,25 @@ fn check_many(
     endless: Option<bool>,
     config: &SolveConfig,
 ) -> [usize; 2] {
+    check_many_of(
+        seed,
+        games,
+        |rng| random_tiny_game(rng, max_cards, endless),
+        config,
+    )
+}
+
+/// [`check_many`] on the games `game` makes.
+fn check_many_of(
+    seed: u64,
+    games: usize,
+    game: impl Fn(&mut Rng) -> (Rules, Vec<Card>, Deal, State),
+    config: &SolveConfig,
+) -> [usize; 2] {
     let mut rng = Rng(seed);
     let mut below_perfect = 0;
     for g in 0..games {
-        let (rules, deck, deal, state) = random_tiny_game(&mut rng, max_cards, endless);
+        let (rules, deck, deal, state) = game(&mut rng);
         let t0 = std::time::Instant::now();
         let expected = reference(&deal, &state, &mut HashMap::new());
         let t1 = t0.elapsed();
@@ -94,6 +115,8 @@ fn each_pruning_rule_keeps_answers() {
         table: true,
         relaxed: false,
         dominance: false,
+        goals: false,
+        pool: false,
     };
     let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
     let timing = BoundSet {
@@ -137,6 +160,21 @@ fn each_pruning_rule_keeps_answers() {
             dominance: true,
             ..BARE
         },
+        Tuning {
+            goals: true,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            pool: true,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            pool: true,
+            goals: true,
+            ..BARE
+        },
     ];
     for (i, tuning) in variants.iter().enumerate() {
         let config = SolveConfig {
@@ -144,7 +182,99 @@ fn each_pruning_rule_keeps_answers() {
             ..SolveConfig::default()
         };
         check_many(100 + i as u64, 60, 12, None, &config);
+        // Hands big enough for the pool game.
+        check_many_of(200 + i as u64, 30, |rng| random_pool_game(rng, 14), &config);
     }
+}
+
+/// A random position of `deal`: `state` after up to `most` random legal actions.
+fn wander(rng: &mut Rng, deal: &Deal, state: &State, most: u64) -> State {
+    let mut s = *state;
+    for _ in 0..rng.below(most + 1) {
+        if s.is_over() {
+            break;
+        }
+        let actions = s.legal_actions(deal);
+        let a = actions[rng.below(actions.len() as u64) as usize];
+        s = s.apply(deal, a).expect("listed actions are legal");
+    }
+    s
+}
+
+/// The pool game must never score below the relaxed game (nor that below the real game) at
+/// any position, or it would not be a bound; and it should sometimes score above it, or the
+/// test would not show anything.
+#[test]
+fn pool_game_bounds_the_relaxed_game() {
+    let mut rng = Rng(31);
+    let (mut checked, mut above) = (0, 0);
+    while checked < 300 {
+        let (_, _, deal, root) = random_pool_game(&mut rng, 14);
+        let state = wander(&mut rng, &deal, &root, deal.pile.len() as u64);
+        let Some(pool) = pool_max(&deal, &state) else {
+            continue;
+        };
+        let relaxed = relaxed_max(&deal, &state).expect("the relaxed game applies too");
+        let real = reference(&deal, &state, &mut HashMap::new());
+        assert!(
+            pool >= relaxed && relaxed >= real,
+            "pool {pool}, relaxed {relaxed}, real {real}"
+        );
+        checked += 1;
+        above += (pool > relaxed) as usize;
+    }
+    assert!(
+        above > 0,
+        "the pool game never scored above the relaxed one"
+    );
+}
+
+/// Goals against the brute force, at random positions: the goals for `k` cover exactly the
+/// lines scoring `k` or more; wherever a line reaches a goal, the bound toward it, the relaxed
+/// game and the pool game all allow it; and each of them rules some unreachable goal out.
+#[test]
+fn goals_agree_with_the_reference() {
+    let mut rng = Rng(77);
+    let mut ruled_out = [0usize; 3];
+    for _ in 0..200 {
+        let (rules, _, deal, root) = random_pool_game(&mut rng, 12);
+        let state = wander(&mut rng, &deal, &root, deal.pile.len() as u64);
+        if state.is_over() {
+            continue;
+        }
+        let n = rules.variant.suits.len();
+        let k = rng.range(1, rules.perfect_score() as u64) as u8;
+        let goals = Goal::splits(&rules, k);
+        assert_eq!(goals.len(), Goal::count_splits(&rules, k));
+        let mut seen = std::collections::HashSet::new();
+        for g in &goals {
+            assert_eq!(g.total(), k);
+            assert!(g.caps()[..n].iter().all(|&c| c <= rules.variant.ranks));
+            assert!(seen.insert(*g.caps()), "{g:?} twice");
+            assert_eq!(g.is_full(), k == rules.perfect_score());
+        }
+        let reached: Vec<bool> = goals
+            .iter()
+            .map(|g| reference_reaches(&deal, &state, &g.caps()[..n]))
+            .collect();
+        let best = reference(&deal, &state, &mut HashMap::new());
+        assert_eq!(best >= k, reached.contains(&true), "k {k}, best {best}");
+        for (g, &reach) in goals.iter().zip(&reached) {
+            let bound = goal_bound(&deal, &state, BoundSet::ALL, g) >= k;
+            let relaxed = relaxed_reaches(&deal, &state, g, false);
+            let pool = relaxed_reaches(&deal, &state, g, true);
+            if reach {
+                assert!(bound, "bound below a reachable {g:?}");
+                assert_ne!(relaxed, Some(false), "relaxed game misses {g:?}");
+                assert_ne!(pool, Some(false), "pool game misses {g:?}");
+            } else {
+                ruled_out[0] += !bound as usize;
+                ruled_out[1] += (relaxed == Some(false)) as usize;
+                ruled_out[2] += (pool == Some(false)) as usize;
+            }
+        }
+    }
+    assert!(ruled_out.iter().all(|&r| r > 0), "{ruled_out:?}");
 }
 
 /// The relaxed game (free clues) must never score below the real game, or it would not be a

@@ -1,6 +1,7 @@
 //! Sound upper bounds on the score a position can still reach, cheap enough to test at every
 //! node before any move is generated.
 
+use super::goal::Goal;
 use crate::card::Card;
 use crate::state::{Deal, State, NOT_FINAL};
 
@@ -47,11 +48,18 @@ impl BoundSet {
 
 /// An upper bound on the final score reachable from `state` (which must not be over).
 pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
+    goal_bound(deal, state, set, &Goal::full(&deal.rules))
+}
+
+/// An upper bound on the progress toward `goal` (see [`Goal::score`]) reachable from `state`
+/// (which must not be over). Only the cards the goal asks for count: the others need not be
+/// played, so they take no place in the timing, the hands or the schedule.
+pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 {
     let rules = &deal.rules;
     let v = &rules.variant;
-    let perfect = v.perfect_score();
+    let perfect = goal.total();
     let nsuits = v.suits.len();
-    let current: u8 = state.stacks[..nsuits].iter().sum();
+    let current: u8 = goal.score(rules, state);
     let pile_left = deal.pile_left(state);
     // Card actions (plays or discards) still possible; each can add at most one to the score.
     let slots: u8 = if rules.endless {
@@ -80,9 +88,10 @@ pub fn upper_bound(deal: &Deal, state: &State, set: BoundSet) -> u8 {
     let mut first = [0u8; 72];
     let mut total = 0u8;
     for s in 0..nsuits as u8 {
-        let mut h = state.stacks[s as usize];
+        let top = goal.cap(s as usize);
+        let mut h = state.stacks[s as usize].min(top);
         let mut last_slot = 0u8;
-        while h < v.ranks {
+        while h < top {
             let card = Card::new(s, h + 1);
             // Above the firework, so none is played: copies left are the deck's minus the lost.
             if set.copies && deal.copies(card.kind()) == state.lost(card) {

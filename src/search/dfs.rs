@@ -8,9 +8,11 @@ use std::time::Instant;
 
 use smallvec::SmallVec;
 
-use super::bounds::{upper_bound, BoundSet};
-use super::key::key;
-use super::order::ordered_moves;
+use super::bounds::{goal_bound, BoundSet};
+use super::goal::Goal;
+use super::key::goal_key;
+use super::key::{card_code, TRASH};
+use super::order::{moves_toward, ordered_moves};
 use super::table::Table;
 use crate::state::{Action, Deal, State, NOT_FINAL};
 
@@ -36,6 +38,11 @@ pub struct Tuning {
     /// Leave out moves that another move provably does at least as well as (misplays while a
     /// discard is legal).
     pub dominance: bool,
+    /// Below the perfect score, put "can the game reach k?" as one question per way of
+    /// sharing k between the suits (see [`super::goal::Goal`]).
+    pub goals: bool,
+    /// With `relaxed`: ask the pool game (see [`pool_applies`]) before the relaxed game.
+    pub pool: bool,
 }
 
 impl Tuning {
@@ -45,6 +52,8 @@ impl Tuning {
         table: true,
         relaxed: true,
         dominance: true,
+        goals: true,
+        pool: true,
     };
 }
 
@@ -55,6 +64,10 @@ pub struct Searcher<'a> {
     pub tuning: Tuning,
     /// Search the relaxed game (see [`relaxed_root`]) instead of the real one.
     pub relaxed: bool,
+    /// What the question's `k` counts: the score, or the progress toward narrower goal.
+    pub goal: Goal,
+    /// With `relaxed`: search the pool game instead (see [`pool_applies`]).
+    pub pool: bool,
     /// Set when a limit is reached: every search returns [`Answer::Stopped`].
     pub stop: &'a AtomicBool,
     /// Set when a sibling search has already answered yes.
@@ -88,7 +101,14 @@ impl Searcher<'_> {
         let mut scored: SmallVec<[(u8, Action, State); 32]> = SmallVec::new();
         let mut moves: SmallVec<[(u8, Action); 64]> = SmallVec::new();
         if self.relaxed {
-            relaxed_moves(self.deal, state, self.tuning, &mut moves);
+            relaxed_moves(
+                self.deal,
+                state,
+                self.tuning,
+                &self.goal,
+                self.pool,
+                &mut moves,
+            );
         } else {
             let turn = state.turn;
             moves.extend(
@@ -104,15 +124,15 @@ impl Searcher<'_> {
                 // No tokens for card actions (discards are legal); one for a pass.
                 from.clues = (action == Action::Clue) as u8;
                 let mut child = from.apply_unchecked(self.deal, action);
-                relax(&mut child);
+                relax(&mut child, self.pool);
                 child
             } else {
                 state.apply_unchecked(self.deal, action)
             };
             let ub = if child.is_over() {
-                child.score(rules)
+                self.goal.score(rules, &child)
             } else {
-                upper_bound(self.deal, &child, self.tuning.bounds)
+                goal_bound(self.deal, &child, self.tuning.bounds, &self.goal)
             };
             if ub >= k {
                 scored.push((ub, action, child));
@@ -124,7 +144,10 @@ impl Searcher<'_> {
 
     /// Can the game from `state` end with a score of at least `k`?
     pub fn reach(&mut self, state: &State, k: u8) -> Answer {
-        if !state.is_over() && k > 0 && upper_bound(self.deal, state, self.tuning.bounds) < k {
+        if !state.is_over()
+            && k > 0
+            && goal_bound(self.deal, state, self.tuning.bounds, &self.goal) < k
+        {
             self.nodes += 1;
             return Answer::No;
         }
@@ -141,7 +164,7 @@ impl Searcher<'_> {
         let rules = &self.deal.rules;
         // 1. Terminal positions score themselves.
         if state.is_over() {
-            return if state.score(rules) >= k {
+            return if self.goal.score(rules, state) >= k {
                 Answer::Yes
             } else {
                 Answer::No
@@ -153,7 +176,7 @@ impl Searcher<'_> {
         // 2. Bound cutoff: done by the caller, which has the bound already.
         // 3. Table probe.
         let key = if self.tuning.table {
-            let key = key(self.deal, state);
+            let key = goal_key(self.deal, state, &self.goal, self.relaxed, self.pool);
             if let Some(b) = self.table.get(&key) {
                 if b.lo >= k {
                     return Answer::Yes;
@@ -202,39 +225,84 @@ pub fn relaxation_applies(deal: &Deal, state: &State) -> bool {
 /// relaxed game's best score bounds the real one from above, and its positions are far fewer.
 pub fn relaxed_root(state: &State) -> State {
     let mut s = *state;
-    relax(&mut s);
+    relax(&mut s, false);
     s
+}
+
+/// Whether the pool game bounds the relaxed game from `state`: as [`relaxation_applies`], and
+/// every hand holds at least as many cards as there are players, so no hand can run empty
+/// before the last turn of the final round however its turns are taken (a player with no card
+/// and no token would end the game early).
+///
+/// The pool game relaxes the relaxed game further: the hands are one pool, any card of which
+/// may be played or discarded at any card action, the final round included (one action per
+/// player still, in any order, from any hand). Which hand holds a card only mattered for the
+/// final round, and the bounds never look at it, so a relaxed line's image in the pool game is
+/// never pruned; the pool game has far fewer positions (a pool of ten cards splits into two
+/// hands of five in up to 252 ways).
+pub fn pool_applies(deal: &Deal, state: &State) -> bool {
+    relaxation_applies(deal, state)
+        && (0..deal.rules.players as usize)
+            .all(|p| state.hand(p).len() >= deal.rules.players as usize)
 }
 
 /// Brings a position into the relaxed game's canonical form: no tokens counted, and before the
 /// final round, seat 0 to move (any seat may act).
-fn relax(s: &mut State) {
+fn relax(s: &mut State, pool: bool) {
     s.clues = 0;
-    if s.final_turns == NOT_FINAL && !s.is_over() {
+    if (pool || s.final_turns == NOT_FINAL) && !s.is_over() {
         s.turn = 0;
     }
 }
 
 /// Moves of the relaxed game: before the final round, every player's card actions; in the
-/// final round, the mover's card actions and a pass.
+/// final round, the mover's card actions and a pass. In the pool game, every player's card
+/// actions in the final round too, and one move for each kind of card whichever hand holds it.
 fn relaxed_moves(
     deal: &Deal,
     state: &State,
     tuning: Tuning,
+    goal: &Goal,
+    pool: bool,
     out: &mut SmallVec<[(u8, Action); 64]>,
 ) {
+    let beyond = (!goal.is_full()).then_some(goal);
     let players = deal.rules.players;
-    let seats = if state.final_turns == NOT_FINAL {
+    let seats = if pool || state.final_turns == NOT_FINAL {
         0..players
     } else {
         state.turn..state.turn + 1
     };
+    // Plays and discards already generated, by card code (pool game).
+    let mut played: u64 = 0;
+    let mut discarded: u64 = 0;
     for seat in seats {
         let mut from = *state;
         from.turn = seat;
         // No tokens in hand: discards are legal and no clue is generated here.
         from.clues = 0;
-        for a in ordered_moves(deal, &from, tuning.merge, tuning.dominance) {
+        for a in moves_toward(deal, &from, tuning.merge, tuning.dominance, beyond) {
+            if pool {
+                let (seen, slot) = match a {
+                    Action::Play(i) => (&mut played, i),
+                    Action::Discard(i) => (&mut discarded, i),
+                    // A blind play from the pile is the same from every seat.
+                    Action::DeckPlay if seat == 0 => {
+                        out.push((seat, a));
+                        continue;
+                    }
+                    Action::DeckPlay | Action::Clue => continue,
+                };
+                let card = state.hand(seat as usize)[slot as usize];
+                let code = match beyond {
+                    Some(g) if g.beyond(card) => TRASH,
+                    _ => card_code(&deal.rules, state, card),
+                };
+                if *seen & (1 << code) != 0 {
+                    continue;
+                }
+                *seen |= 1 << code;
+            }
             out.push((seat, a));
         }
     }

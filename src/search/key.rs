@@ -7,6 +7,7 @@
 
 use smallvec::SmallVec;
 
+use super::goal::Goal;
 use crate::card::Card;
 use crate::rules::Rules;
 use crate::state::{Deal, State, NOT_FINAL};
@@ -52,14 +53,44 @@ impl Bits {
     }
 }
 
+/// The key of `state` in a search toward `goal`: the position's own key, followed by the
+/// goal's heights unless it is the full goal (whose answers are plain scores). With
+/// `beyond_is_trash` (the relaxed game, see [`super::order::moves_toward`]), cards above the
+/// goal's heights are written as trash, and fireworks above them as at them.
+///
+/// With `pool` (the pool game of [`super::dfs::pool_applies`]), the hands are written as one
+/// pool, followed by a marker bit that keeps these keys apart from the relaxed game's.
+pub fn goal_key(deal: &Deal, state: &State, goal: &Goal, beyond_is_trash: bool, pool: bool) -> Key {
+    if goal.is_full() && !pool {
+        return key(deal, state);
+    }
+    let beyond = (beyond_is_trash && !goal.is_full()).then_some(goal);
+    let mut bits = pack(deal, state, beyond, pool);
+    if !goal.is_full() {
+        for &c in &goal.caps()[..deal.rules.variant.suits.len()] {
+            bits.push(c as u64, 4);
+        }
+    }
+    if pool {
+        bits.push(1, 1);
+    }
+    bits.words
+}
+
 /// Packs the canonical form of `state`.
 pub fn key(deal: &Deal, state: &State) -> Key {
+    pack(deal, state, None, false).words
+}
+
+/// The packed position; with `beyond`, cards above that goal count as trash.
+fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     let rules = &deal.rules;
     let mut bits = Bits {
         words: SmallVec::new(),
         used: 0,
     };
-    for &h in &state.stacks[..rules.variant.suits.len()] {
+    for (s, &h) in state.stacks[..rules.variant.suits.len()].iter().enumerate() {
+        let h = beyond.map_or(h, |g| h.min(g.cap(s)));
         bits.push(h as u64, 3);
     }
     bits.push(state.clues as u64, 4);
@@ -87,17 +118,44 @@ pub fn key(deal: &Deal, state: &State) -> Key {
                 deal.copies(c.kind()) == state.lost(c)
             })
             .unwrap_or(u8::MAX);
+        if let Some(g) = beyond {
+            *gone = (*gone).min(g.cap(s));
+        }
+    }
+    let code = |c: Card| {
+        let s = c.suit() as usize;
+        if c.rank() <= state.stacks[s] || c.rank() > first_gone[s] {
+            TRASH
+        } else {
+            c.kind() as u8 + 2
+        }
+    };
+    if pool {
+        let mut codes = [EMPTY; crate::rules::MAX_HAND * crate::rules::MAX_PLAYERS];
+        // As long as the relaxed game's keys (empty slots included): the marker bit after
+        // them then keeps the two apart.
+        let mut n = 0;
+        let mut len = 0;
+        for p in 0..rules.players as usize {
+            for &c in state.hand(p) {
+                codes[n] = code(c);
+                n += 1;
+            }
+            len += (rules.hand_size as usize).max(state.hand(p).len());
+        }
+        let n = len;
+        let codes = &mut codes[..n];
+        codes.sort_unstable();
+        for &c in codes.iter() {
+            bits.push(c as u64, 5);
+        }
+        return bits;
     }
     for p in 0..rules.players as usize {
         let hand = state.hand(p);
         let mut codes = [EMPTY; crate::rules::MAX_HAND];
         for (i, &c) in hand.iter().enumerate() {
-            let s = c.suit() as usize;
-            codes[i] = if c.rank() <= state.stacks[s] || c.rank() > first_gone[s] {
-                TRASH
-            } else {
-                c.kind() as u8 + 2
-            };
+            codes[i] = code(c);
         }
         let codes = &mut codes[..(rules.hand_size as usize).max(hand.len())];
         codes.sort_unstable();
@@ -105,5 +163,5 @@ pub fn key(deal: &Deal, state: &State) -> Key {
             bits.push(c as u64, 5);
         }
     }
-    bits.words
+    bits
 }

@@ -8,6 +8,7 @@
 pub mod beam;
 pub mod bounds;
 pub mod dfs;
+pub mod goal;
 pub mod key;
 pub mod order;
 pub mod reason;
@@ -15,4 +16,4 @@ mod root;
 pub mod table;
 
 pub use dfs::{Answer, Tuning};
-pub use root::{relaxed_max, solve, solve_all, Solution, SolveConfig};
+pub use root::{pool_max, relaxed_max, relaxed_reaches, solve, solve_all, Solution, SolveConfig};

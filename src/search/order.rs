@@ -5,6 +5,7 @@
 
 use smallvec::SmallVec;
 
+use super::goal::Goal;
 use super::key::{card_code, TRASH};
 use crate::state::{Action, Deal, State};
 
@@ -18,6 +19,20 @@ pub type Moves = SmallVec<[Action; 24]>;
 /// With `dominance`, misplays are left out while a discard is legal: discarding the same card
 /// is never worse (see [`misplay_dominated`]).
 pub fn ordered_moves(deal: &Deal, state: &State, merge: bool, dominance: bool) -> Moves {
+    moves_toward(deal, state, merge, dominance, None)
+}
+
+/// [`ordered_moves`], where with `beyond` the cards above that goal's heights count as trash:
+/// one discard for all of them, and no play. Only for the relaxed game (where a discard is
+/// always legal and tokens do not exist): there playing such a card, or discarding it, or any
+/// trash card, leads to positions with the same future toward the goal.
+pub fn moves_toward(
+    deal: &Deal,
+    state: &State,
+    merge: bool,
+    dominance: bool,
+    beyond: Option<&Goal>,
+) -> Moves {
     let rules = &deal.rules;
     let p = state.turn as usize;
     let hand = state.hand(p);
@@ -26,7 +41,10 @@ pub fn ordered_moves(deal: &Deal, state: &State, merge: bool, dominance: bool) -
     let can_discard = state.can_discard(rules);
     let misplays = !(dominance && misplay_dominated(deal, state));
     for (i, &card) in hand.iter().enumerate() {
-        let code = card_code(rules, state, card);
+        let code = match beyond {
+            Some(goal) if goal.beyond(card) => TRASH,
+            _ => card_code(rules, state, card),
+        };
         if merge {
             if seen & (1 << code) != 0 {
                 continue;
@@ -34,7 +52,7 @@ pub fn ordered_moves(deal: &Deal, state: &State, merge: bool, dominance: bool) -
             seen |= 1 << code;
         }
         let slot = i as u8;
-        if state.is_playable(card) {
+        if code != TRASH && state.is_playable(card) {
             let pri = if card.rank() == rules.variant.ranks {
                 0
             } else {

@@ -91,7 +91,7 @@ pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossRe
             return Some(reason);
         }
     }
-    match ask_relaxed(deal, state, node_limit, |searcher, root| {
+    match ask_relaxed(deal, state, false, node_limit, |searcher, root| {
         searcher.reach(root, perfect)
     })? {
         Answer::No => Some(LossReason::Hands),

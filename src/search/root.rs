@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::beam::beam;
-use super::bounds::upper_bound;
-use super::dfs::{relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
-use super::key::key;
+use super::bounds::{goal_bound, upper_bound};
+use super::dfs::{pool_applies, relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
+use super::goal::Goal;
+use super::key::goal_key;
 use super::order::ordered_moves;
 use super::table::Table;
 use crate::state::{Action, Deal, State};
@@ -73,6 +74,8 @@ const SPLIT_DEPTH: u32 = 2;
 
 struct Ctx<'a> {
     deal: &'a Deal,
+    /// What the questions' `k` counts (see [`Goal`]).
+    goal: Goal,
     table: &'a Table,
     tuning: Tuning,
     stop: &'a AtomicBool,
@@ -97,6 +100,8 @@ impl<'a> Ctx<'a> {
             deadline: self.deadline,
             node_limit: self.node_limit,
             relaxed: false,
+            pool: false,
+            goal: self.goal,
             nodes: 0,
         }
     }
@@ -133,7 +138,7 @@ impl<'a> Ctx<'a> {
             Answer::No
         };
         if self.tuning.table {
-            let key = key(self.deal, state);
+            let key = goal_key(self.deal, state, &self.goal, false, false);
             match answer {
                 Answer::Yes => self
                     .table
@@ -187,6 +192,26 @@ const BEAM_NODES_PER_WIDTH: u64 = 500;
 
 /// The widest beam: its two layers and history stay a few megabytes.
 const MAX_BEAM: u64 = 16_384;
+
+/// One goal of the question "can the game reach hi?" (see [`Goal`]) and what is known of it.
+struct OpenGoal {
+    goal: Goal,
+    /// No line reaches it (in the real game, or in the relaxed one, which bounds it).
+    refuted: bool,
+    /// The pool game reaches it, so only the relaxed or the real game can refute it.
+    pool_reaches: bool,
+    /// The relaxed game reaches it, so only the real game can refute it.
+    relaxed_reaches: bool,
+}
+
+/// Most goals a question is split into (see [`Goal`]); beyond this the question is put whole.
+const MAX_GOALS: usize = 8;
+
+/// Whether the question "can the game reach `k`?" is put as one question per goal: below the
+/// perfect score, when the ways of sharing `k` are few.
+fn split_goals(rules: &crate::rules::Rules, k: u8) -> bool {
+    !rules.endless && k < rules.perfect_score() && Goal::count_splits(rules, k) <= MAX_GOALS
+}
 
 fn final_score(deal: &Deal, state: &State, line: &[Action]) -> u8 {
     let mut s = *state;
@@ -265,12 +290,14 @@ fn solve_with(
     let perfect = rules.perfect_score();
     // The relaxed game is searched when it has a table (see `Tables::new`) and applies here.
     let use_relaxed = tables.relaxed.capacity() > 0 && relaxation_applies(deal, state);
+    let use_pool = use_relaxed && config.tuning.pool && pool_applies(deal, state);
     let table = &tables.real;
     let relaxed_table = &tables.relaxed;
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let ctx = Ctx {
         deal,
+        goal: Goal::full(rules),
         table,
         tuning: config.tuning,
         stop: &stop,
@@ -292,8 +319,6 @@ fn solve_with(
         })
     };
     let relaxed_root = relaxed_root(state);
-    // The relaxed game is known to reach scores up to this one.
-    let mut relaxed_reaches = 0u8;
     let mut search = || {
         // Three questions share the work, each with a node budget that doubles every round,
         // so no one of them can starve the others:
@@ -303,50 +328,100 @@ fn solve_with(
         // 3. can the real game beat the best line found? Just above the true maximum the
         //    bounds cut far more than at the upper bound.
         let mut round_budget = QUICK_NODES;
+        // The goals of the question "can the real game reach hi?" not yet refuted.
+        let mut goals: Vec<OpenGoal> = Vec::new();
+        let mut goals_for = 0u8;
         while lo < hi && !stop.load(Ordering::Relaxed) {
             let limit = round_budget.min(budget(&nodes));
             if limit == 0 {
                 break;
             }
-            let limited = Ctx {
-                node_limit: limit,
-                ..ctx.clone_ref()
-            };
             let never = AtomicBool::new(false);
-            match limited.reach_split(state, hi, depth, &never) {
-                Answer::Yes => {
-                    if want_line {
-                        line = ctx.line(state, hi);
-                    }
-                    lo = hi;
-                    break;
-                }
-                Answer::No => {
-                    hi = if rules.endless { lo } else { hi - 1 };
-                    continue;
-                }
-                Answer::Stopped => {}
-            }
-            if use_relaxed && relaxed_reaches < hi {
-                let mut searcher = Searcher {
-                    relaxed: true,
-                    table: relaxed_table,
-                    // The relaxed game decides the hard deals; it gets the larger share.
-                    node_limit: round_budget
-                        .saturating_mul(RELAXED_SHARE)
-                        .min(budget(&nodes)),
-                    ..ctx.searcher(&never)
+            if goals_for != hi {
+                let split = if config.tuning.goals && split_goals(rules, hi) {
+                    Goal::splits(rules, hi)
+                        .into_iter()
+                        .filter(|g| goal_bound(deal, state, config.tuning.bounds, g) >= hi)
+                        .collect()
+                } else {
+                    vec![ctx.goal]
                 };
-                let answer = searcher.reach(&relaxed_root, hi);
-                nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
-                match answer {
-                    Answer::No => {
-                        hi -= 1;
-                        continue;
+                goals = split
+                    .into_iter()
+                    .map(|goal| OpenGoal {
+                        goal,
+                        refuted: false,
+                        pool_reaches: false,
+                        relaxed_reaches: false,
+                    })
+                    .collect();
+                goals_for = hi;
+            }
+            let mut reached = None;
+            for open in goals.iter_mut() {
+                let limited = Ctx {
+                    node_limit: round_budget.min(budget(&nodes)),
+                    goal: open.goal,
+                    ..ctx.clone_ref()
+                };
+                match limited.reach_split(state, hi, depth, &never) {
+                    Answer::Yes => {
+                        reached = Some(open.goal);
+                        break;
                     }
-                    Answer::Yes => relaxed_reaches = hi,
+                    Answer::No => open.refuted = true,
                     Answer::Stopped => {}
                 }
+                // The pool game first: far smaller, and where it cannot reach the goal
+                // neither can the relaxed game. The relaxed game where the pool game can.
+                for pool in [true, false] {
+                    let applies = if pool { use_pool } else { use_relaxed };
+                    let known = if pool {
+                        open.pool_reaches
+                    } else {
+                        open.relaxed_reaches || !open.pool_reaches && use_pool
+                    };
+                    if !applies || open.refuted || known {
+                        continue;
+                    }
+                    let mut searcher = Searcher {
+                        relaxed: true,
+                        pool,
+                        table: relaxed_table,
+                        goal: open.goal,
+                        // The relaxed games decide the hard deals; they get the larger share.
+                        node_limit: round_budget
+                            .saturating_mul(RELAXED_SHARE)
+                            .min(budget(&nodes)),
+                        ..ctx.searcher(&never)
+                    };
+                    let answer = searcher.reach(&relaxed_root, hi);
+                    nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
+                    match answer {
+                        Answer::No => open.refuted = true,
+                        Answer::Yes if pool => open.pool_reaches = true,
+                        Answer::Yes => open.relaxed_reaches = true,
+                        Answer::Stopped => {}
+                    }
+                }
+            }
+            if let Some(goal) = reached {
+                if want_line {
+                    line = Ctx {
+                        goal,
+                        ..ctx.clone_ref()
+                    }
+                    .line(state, hi);
+                    lo = final_score(deal, state, &line).max(hi);
+                } else {
+                    lo = hi;
+                }
+                break;
+            }
+            goals.retain(|g| !g.refuted);
+            if goals.is_empty() {
+                hi = if rules.endless { lo } else { hi - 1 };
+                continue;
             }
             if !rules.endless && lo + 1 < hi {
                 let limited = Ctx {
@@ -411,7 +486,7 @@ fn solve_with(
 /// The best score of the relaxed game (clue tokens unlimited) from `state`, or `None` where the
 /// relaxation does not apply. An upper bound on the real game's best score; exposed for tests.
 pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
-    ask_relaxed(deal, state, u64::MAX, |searcher, root| {
+    ask_relaxed(deal, state, false, u64::MAX, |searcher, root| {
         let mut k = deal.rules.perfect_score();
         while k > 0 && searcher.reach(root, k) == Answer::No {
             k -= 1;
@@ -420,16 +495,43 @@ pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
     })
 }
 
-/// Puts `question` to a search of the relaxed game alone from `state`, given the relaxed root:
-/// its own table, no time limit, at most `node_limit` nodes. `None` where the relaxation does
-/// not apply (or the game is over).
+/// The best score of the pool game (see [`pool_applies`]) from `state`, or `None` where it
+/// does not apply: an upper bound on [`relaxed_max`]. Exposed for tests.
+pub fn pool_max(deal: &Deal, state: &State) -> Option<u8> {
+    ask_relaxed(deal, state, true, u64::MAX, |searcher, root| {
+        let mut k = deal.rules.perfect_score();
+        while k > 0 && searcher.reach(root, k) == Answer::No {
+            k -= 1;
+        }
+        k
+    })
+}
+
+/// Whether the relaxed game (with `pool`, the pool game) from `state` can reach `goal`, or
+/// `None` where it does not apply. Exposed for tests.
+pub fn relaxed_reaches(deal: &Deal, state: &State, goal: &Goal, pool: bool) -> Option<bool> {
+    ask_relaxed(deal, state, pool, u64::MAX, |searcher, root| {
+        searcher.goal = *goal;
+        searcher.reach(root, goal.total()) == Answer::Yes
+    })
+}
+
+/// Puts `question` to a search of the relaxed game (with `pool`, the pool game) alone from
+/// `state`, given the relaxed root: its own table, no time limit, at most `node_limit` nodes.
+/// `None` where the relaxation does not apply (or the game is over).
 pub(crate) fn ask_relaxed<R>(
     deal: &Deal,
     state: &State,
+    pool: bool,
     node_limit: u64,
     question: impl FnOnce(&mut Searcher, &State) -> R,
 ) -> Option<R> {
-    if !relaxation_applies(deal, state) || state.is_over() {
+    let applies = if pool {
+        pool_applies(deal, state)
+    } else {
+        relaxation_applies(deal, state)
+    };
+    if !applies || state.is_over() {
         return None;
     }
     let table = Table::with_megabytes(64);
@@ -443,6 +545,8 @@ pub(crate) fn ask_relaxed<R>(
         deadline: None,
         node_limit,
         relaxed: true,
+        pool,
+        goal: Goal::full(&deal.rules),
         nodes: 0,
     };
     Some(question(&mut searcher, &relaxed_root(state)))

@@ -50,6 +50,24 @@ pub fn random_tiny_game(
     max_cards: usize,
     endless: Option<bool>,
 ) -> (Rules, Vec<Card>, Deal, State) {
+    random_game(rng, max_cards, endless, |rng, _| rng.range(1, 3) as u8)
+}
+
+/// A random tiny game whose hands hold as many cards as there are players, or one or two more,
+/// never endless: the games where the pool game applies.
+pub fn random_pool_game(rng: &mut Rng, max_cards: usize) -> (Rules, Vec<Card>, Deal, State) {
+    random_game(rng, max_cards, Some(false), |rng, players| {
+        players + rng.range(0, 2) as u8
+    })
+}
+
+/// A random tiny game with the hand size `hand(rng, players)`.
+pub fn random_game(
+    rng: &mut Rng,
+    max_cards: usize,
+    endless: Option<bool>,
+    hand: impl Fn(&mut Rng, u8) -> u8,
+) -> (Rules, Vec<Card>, Deal, State) {
     loop {
         let suits = rng.range(2, 4) as u8;
         let ranks = rng.range(2, 5) as u8;
@@ -59,7 +77,7 @@ pub fn random_tiny_game(
         }
         let players = rng.range(2, 3) as u8;
         let options = Options {
-            hand_size: Some(rng.range(1, 3) as u8),
+            hand_size: Some(hand(rng, players)),
             clues: Some(rng.range(1, 2) as u8),
             strikes: Some(rng.range(1, 3) as u8),
             empty_clues: rng.coin(),
@@ -80,8 +98,18 @@ pub fn random_tiny_game(
 /// solver is checked against. Plain memoised search over whole states (hands sorted, nothing
 /// else merged), every legal action of every slot, no bounds.
 pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u8 {
+    reference_by(deal, state, &|s: &State| s.score(&deal.rules), memo)
+}
+
+/// [`reference`] with another measure of a finished game: the best `score` of any line.
+pub fn reference_by(
+    deal: &Deal,
+    state: &State,
+    score: &dyn Fn(&State) -> u8,
+    memo: &mut HashMap<State, u8>,
+) -> u8 {
     if state.is_over() {
-        return state.score(&deal.rules);
+        return score(state);
     }
     let key = state.normalized();
     if let Some(&v) = memo.get(&key) {
@@ -91,9 +119,10 @@ pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u
         .legal_actions(deal)
         .into_iter()
         .map(|a| {
-            reference(
+            reference_by(
                 deal,
                 &state.apply(deal, a).expect("listed actions are legal"),
+                score,
                 memo,
             )
         })
@@ -101,6 +130,17 @@ pub fn reference(deal: &Deal, state: &State, memo: &mut HashMap<State, u8>) -> u
         .expect("a state in play has a legal action");
     memo.insert(key, best);
     best
+}
+
+/// Whether some line from `state` ends with every firework at least as high as `target` (a lost
+/// game reaches nothing), by brute force.
+pub fn reference_reaches(deal: &Deal, state: &State, target: &[u8]) -> bool {
+    let n = deal.rules.variant.suits.len();
+    let met = |s: &State| {
+        (s.outcome != hanabi_solver::state::Outcome::Lost
+            && s.stacks[..n].iter().zip(target).all(|(h, t)| h >= t)) as u8
+    };
+    reference_by(deal, state, &met, &mut HashMap::new()) == 1
 }
 
 /// Every ordering of `items` (n! of them; equal items count separately, so each ordering is
