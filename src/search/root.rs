@@ -76,6 +76,10 @@ struct Ctx<'a> {
     deal: &'a Deal,
     /// What the questions' `k` counts (see [`Goal`]).
     goal: Goal,
+    /// Search the relaxed game (with `pool`, the pool game) instead of the real one; the
+    /// table must then be the relaxed games' table.
+    relaxed: bool,
+    pool: bool,
     table: &'a Table,
     tuning: Tuning,
     stop: &'a AtomicBool,
@@ -99,8 +103,8 @@ impl<'a> Ctx<'a> {
             done,
             deadline: self.deadline,
             node_limit: self.node_limit,
-            relaxed: false,
-            pool: false,
+            relaxed: self.relaxed,
+            pool: self.pool,
             goal: self.goal,
             nodes: 0,
         }
@@ -115,6 +119,12 @@ impl<'a> Ctx<'a> {
             return answer;
         }
         let children = self.searcher(done).children(state, k);
+        // The question's budget is shared among the children, so that splitting it across
+        // threads does not multiply it.
+        let share = Ctx {
+            node_limit: (self.node_limit / children.len().max(1) as u64).max(1),
+            ..self.clone_ref()
+        };
         let found = AtomicBool::new(false);
         let answers: Vec<Answer> = children
             .par_iter()
@@ -122,7 +132,7 @@ impl<'a> Ctx<'a> {
                 if found.load(Ordering::Relaxed) || done.load(Ordering::Relaxed) {
                     return Answer::Stopped;
                 }
-                let answer = self.reach_split(child, k, depth - 1, &found);
+                let answer = share.reach_split(child, k, depth - 1, &found);
                 if answer == Answer::Yes {
                     found.store(true, Ordering::Relaxed);
                 }
@@ -138,7 +148,7 @@ impl<'a> Ctx<'a> {
             Answer::No
         };
         if self.tuning.table {
-            let key = goal_key(self.deal, state, &self.goal, false, false);
+            let key = goal_key(self.deal, state, &self.goal, self.relaxed, self.pool);
             match answer {
                 Answer::Yes => self
                     .table
@@ -194,6 +204,7 @@ const BEAM_NODES_PER_WIDTH: u64 = 500;
 const MAX_BEAM: u64 = 16_384;
 
 /// One goal of the question "can the game reach hi?" (see [`Goal`]) and what is known of it.
+#[derive(Clone, Copy)]
 struct OpenGoal {
     goal: Goal,
     /// No line reaches it (in the real game, or in the relaxed one, which bounds it).
@@ -298,6 +309,8 @@ fn solve_with(
     let ctx = Ctx {
         deal,
         goal: Goal::full(rules),
+        relaxed: false,
+        pool: false,
         table,
         tuning: config.tuning,
         stop: &stop,
@@ -357,34 +370,38 @@ fn solve_with(
                     .collect();
                 goals_for = hi;
             }
-            let mut reached = None;
-            for open in goals.iter_mut() {
-                let limited = Ctx {
-                    node_limit: round_budget.min(budget(&nodes)),
-                    goal: open.goal,
-                    ..ctx.clone_ref()
-                };
-                match limited.reach_split(state, hi, depth, &never) {
-                    Answer::Yes => {
-                        reached = Some(open.goal);
+            // For every goal: can the real game reach it? And if not yet known, the pool game
+            // (far smaller: where it cannot reach the goal, neither can the relaxed game),
+            // then the relaxed game. With more threads the two kinds run side by side, the
+            // relaxed games of different goals too.
+            let real_part = || {
+                let mut answers = Vec::with_capacity(goals.len());
+                for open in &goals {
+                    let limited = Ctx {
+                        node_limit: round_budget.min(budget(&nodes)),
+                        goal: open.goal,
+                        ..ctx.clone_ref()
+                    };
+                    let answer = limited.reach_split(state, hi, depth, &never);
+                    answers.push(answer);
+                    if answer == Answer::Yes {
                         break;
                     }
-                    Answer::No => open.refuted = true,
-                    Answer::Stopped => {}
                 }
-                // The pool game first: far smaller, and where it cannot reach the goal
-                // neither can the relaxed game. The relaxed game where the pool game can.
+                answers
+            };
+            let relaxed_part = |open: &OpenGoal| {
+                let mut open = *open;
                 for pool in [true, false] {
-                    let applies = if pool { use_pool } else { use_relaxed };
-                    let known = if pool {
-                        open.pool_reaches
+                    let ask = if pool {
+                        use_pool && !open.pool_reaches
                     } else {
-                        open.relaxed_reaches || !open.pool_reaches && use_pool
+                        use_relaxed && !open.relaxed_reaches && (open.pool_reaches || !use_pool)
                     };
-                    if !applies || open.refuted || known {
+                    if !ask || open.refuted {
                         continue;
                     }
-                    let mut searcher = Searcher {
+                    let limited = Ctx {
                         relaxed: true,
                         pool,
                         table: relaxed_table,
@@ -393,16 +410,35 @@ fn solve_with(
                         node_limit: round_budget
                             .saturating_mul(RELAXED_SHARE)
                             .min(budget(&nodes)),
-                        ..ctx.searcher(&never)
+                        ..ctx.clone_ref()
                     };
-                    let answer = searcher.reach(&relaxed_root, hi);
-                    nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
-                    match answer {
+                    match limited.reach_split(&relaxed_root, hi, depth, &never) {
                         Answer::No => open.refuted = true,
                         Answer::Yes if pool => open.pool_reaches = true,
                         Answer::Yes => open.relaxed_reaches = true,
                         Answer::Stopped => {}
                     }
+                }
+                open
+            };
+            let (answers, relaxed): (Vec<Answer>, Vec<OpenGoal>) = if config.threads > 1 {
+                rayon::join(real_part, || goals.par_iter().map(relaxed_part).collect())
+            } else {
+                let answers = real_part();
+                if answers.contains(&Answer::Yes) {
+                    (answers, goals.clone())
+                } else {
+                    (answers, goals.iter().map(relaxed_part).collect())
+                }
+            };
+            let reached = answers
+                .iter()
+                .position(|a| *a == Answer::Yes)
+                .map(|i| goals[i].goal);
+            goals = relaxed;
+            for (open, answer) in goals.iter_mut().zip(&answers) {
+                if *answer == Answer::No {
+                    open.refuted = true;
                 }
             }
             if let Some(goal) = reached {
