@@ -20,8 +20,12 @@ pub enum LossReason {
     FullHands,
     /// Too many cards become playable too late to be played one a turn.
     LatePlays,
+    /// Even with unlimited clue tokens and the hands as one shared hand (the pool game), the
+    /// cards cannot all be kept and played in time.
+    SharedHand,
     /// Even with unlimited clue tokens (any player may act at any time), the cards cannot
-    /// all be played from the hands they land in.
+    /// all be played from the hands they land in; where the pool game applies, one shared
+    /// hand would have done.
     Hands,
     /// Winnable with unlimited clue tokens, but not with the real ones: the players run out
     /// of clues to stall with while they wait for the right cards.
@@ -35,6 +39,7 @@ impl LossReason {
             LossReason::LateCard => "late-card",
             LossReason::FullHands => "full-hands",
             LossReason::LatePlays => "late-plays",
+            LossReason::SharedHand => "shared-hand",
             LossReason::Hands => "hands",
             LossReason::ClueTokens => "clue-tokens",
         }
@@ -46,28 +51,33 @@ impl LossReason {
             LossReason::LateCard => "a card comes out of the pile too late to be played",
             LossReason::FullHands => "the hands cannot hold every card that must be kept",
             LossReason::LatePlays => "too many cards become playable too late, one play a turn",
+            LossReason::SharedHand => {
+                "even with unlimited clues and one shared hand, the cards cannot all be kept and \
+                 played in time"
+            }
             LossReason::Hands => "even with unlimited clues, the cards are in the wrong hands",
             LossReason::ClueTokens => "the clue tokens run short (winnable with unlimited clues)",
         }
     }
 
     /// Every reason, coarsest first.
-    pub const ALL: [LossReason; 5] = [
+    pub const ALL: [LossReason; 6] = [
         LossReason::LateCard,
         LossReason::FullHands,
         LossReason::LatePlays,
+        LossReason::SharedHand,
         LossReason::Hands,
         LossReason::ClueTokens,
     ];
 }
 
-/// Nodes the relaxed game may take by default to tell a reason: enough for nearly every deal,
-/// a fraction of a second.
+/// Nodes the pool game, and then the relaxed game, may each take by default to tell a reason:
+/// enough for nearly every deal, a fraction of a second.
 pub const REASON_NODES: u64 = 2_000_000;
 
 /// Why the perfect score cannot be reached from `state`, which the caller has proven. `None`
-/// when the position is over, in endless mode, or when the relaxed game with unlimited clues
-/// was not decided within `node_limit` nodes.
+/// when the position is over, in endless mode, or when the pool game or the relaxed game was
+/// not decided within `node_limit` nodes.
 pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossReason> {
     if state.is_over() || deal.rules.endless {
         return None;
@@ -90,6 +100,15 @@ pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossRe
         if upper_bound(deal, state, set) < perfect {
             return Some(reason);
         }
+    }
+    let pool = ask_relaxed(deal, state, true, node_limit, |searcher, root| {
+        searcher.reach(root, perfect)
+    });
+    match pool {
+        Some(Answer::No) => return Some(LossReason::SharedHand),
+        Some(Answer::Stopped) => return None,
+        // The pool game reaches it (or does not apply): the finer relaxed game decides.
+        Some(Answer::Yes) | None => {}
     }
     match ask_relaxed(deal, state, false, node_limit, |searcher, root| {
         searcher.reach(root, perfect)
