@@ -132,19 +132,18 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     };
     if pool {
         let mut codes = [EMPTY; crate::rules::MAX_HAND * crate::rules::MAX_PLAYERS];
-        // As long as the relaxed game's keys (empty slots included): the marker bit after
-        // them then keeps the two apart.
-        let mut n = 0;
-        let mut len = 0;
+        let mut cards = 0;
+        // As many codes as the relaxed game's keys write (empty slots included), so that the
+        // marker bit after them keeps the two apart.
+        let mut slots = 0;
         for p in 0..rules.players as usize {
             for &c in state.hand(p) {
-                codes[n] = code(c);
-                n += 1;
+                codes[cards] = code(c);
+                cards += 1;
             }
-            len += (rules.hand_size as usize).max(state.hand(p).len());
+            slots += (rules.hand_size as usize).max(state.hand(p).len());
         }
-        let n = len;
-        let codes = &mut codes[..n];
+        let codes = &mut codes[..slots];
         codes.sort_unstable();
         for &c in codes.iter() {
             bits.push(c as u64, 5);

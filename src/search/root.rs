@@ -333,11 +333,12 @@ fn solve_with(
     };
     let relaxed_root = relaxed_root(state);
     let mut search = || {
-        // Three questions share the work, each with a node budget that doubles every round,
-        // so no one of them can starve the others:
-        // 1. can the real game reach the upper bound? (most deals: yes, found at once);
-        // 2. can the relaxed game (free clues) reach it? It is much smaller, and where it
-        //    cannot, neither can the real game;
+        // Three kinds of question share the work, each with a node budget that doubles every
+        // round, so no one of them can starve the others:
+        // 1. can the real game reach the upper bound? (most deals: yes, found at once). Below
+        //    the perfect score, asked once per goal (see `Goal`): each is far easier to refute;
+        // 2. can the pool game, and then the relaxed game, reach it (each goal)? They are much
+        //    smaller, and where they cannot, neither can the real game;
         // 3. can the real game beat the best line found? Just above the true maximum the
         //    bounds cut far more than at the upper bound.
         let mut round_budget = QUICK_NODES;
