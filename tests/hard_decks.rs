@@ -40,7 +40,7 @@ fn check_set(name: &str, expected_count: usize) {
     assert_eq!(set.len(), expected_count, "{name}: deck count");
     let rules = Rules::new(Variant::no_variant(), 2, &Options::default()).unwrap();
     let config = SolveConfig {
-        // Five times the most any deck takes (hand_dist 10: about 10 million).
+        // Over four times the most any deck takes (hand_dist 10: about 11 million).
         max_nodes: Some(50_000_000),
         ..SolveConfig::default()
     };

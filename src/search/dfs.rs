@@ -10,8 +10,7 @@ use smallvec::SmallVec;
 
 use super::bounds::{goal_bound, BoundSet};
 use super::goal::Goal;
-use super::key::goal_key;
-use super::key::{card_code, TRASH};
+use super::key::{code_toward, goal_key};
 use super::order::{moves_toward, ordered_moves};
 use super::table::Table;
 use crate::state::{Action, Deal, State, NOT_FINAL};
@@ -294,10 +293,7 @@ fn relaxed_moves(
                     Action::DeckPlay | Action::Clue => continue,
                 };
                 let card = state.hand(seat as usize)[slot as usize];
-                let code = match beyond {
-                    Some(g) if g.beyond(card) => TRASH,
-                    _ => card_code(&deal.rules, state, card),
-                };
+                let code = code_toward(&deal.rules, state, card, beyond);
                 if *seen & (1 << code) != 0 {
                     continue;
                 }

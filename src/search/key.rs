@@ -32,6 +32,16 @@ pub fn card_code(rules: &Rules, state: &State, card: Card) -> u8 {
     }
 }
 
+/// [`card_code`] in a search toward a goal: with `beyond` (the relaxed games, see
+/// [`super::order::moves_toward`]), a card above that goal's heights is [`TRASH`] too.
+#[inline]
+pub fn code_toward(rules: &Rules, state: &State, card: Card, beyond: Option<&Goal>) -> u8 {
+    match beyond {
+        Some(goal) if goal.beyond(card) => TRASH,
+        _ => card_code(rules, state, card),
+    }
+}
+
 struct Bits {
     words: Key,
     used: u32,
@@ -143,11 +153,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
             }
             slots += (rules.hand_size as usize).max(state.hand(p).len());
         }
-        let codes = &mut codes[..slots];
-        codes.sort_unstable();
-        for &c in codes.iter() {
-            bits.push(c as u64, 5);
-        }
+        push_sorted(&mut bits, &mut codes[..slots]);
         return bits;
     }
     for p in 0..rules.players as usize {
@@ -156,11 +162,18 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         for (i, &c) in hand.iter().enumerate() {
             codes[i] = code(c);
         }
-        let codes = &mut codes[..(rules.hand_size as usize).max(hand.len())];
-        codes.sort_unstable();
-        for &c in codes.iter() {
-            bits.push(c as u64, 5);
-        }
+        push_sorted(
+            &mut bits,
+            &mut codes[..(rules.hand_size as usize).max(hand.len())],
+        );
     }
     bits
+}
+
+/// Writes card codes in sorted order: the order of cards in a hand never matters.
+fn push_sorted(bits: &mut Bits, codes: &mut [u8]) {
+    codes.sort_unstable();
+    for &c in codes.iter() {
+        bits.push(c as u64, 5);
+    }
 }

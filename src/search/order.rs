@@ -6,7 +6,7 @@
 use smallvec::SmallVec;
 
 use super::goal::Goal;
-use super::key::{card_code, TRASH};
+use super::key::{code_toward, TRASH};
 use crate::state::{Action, Deal, State};
 
 /// Moves of one position, best first.
@@ -41,10 +41,7 @@ pub fn moves_toward(
     let can_discard = state.can_discard(rules);
     let misplays = !(dominance && misplay_dominated(deal, state));
     for (i, &card) in hand.iter().enumerate() {
-        let code = match beyond {
-            Some(goal) if goal.beyond(card) => TRASH,
-            _ => card_code(rules, state, card),
-        };
+        let code = code_toward(rules, state, card, beyond);
         if merge {
             if seen & (1 << code) != 0 {
                 continue;

@@ -101,18 +101,19 @@ pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossRe
             return Some(reason);
         }
     }
-    let pool = ask_relaxed(deal, state, true, node_limit, |searcher, root| {
-        searcher.reach(root, perfect)
-    });
-    match pool {
+    // Can the pool game (`true`) or the relaxed game reach the perfect score?
+    let ask = |pool| {
+        ask_relaxed(deal, state, pool, node_limit, |searcher, root| {
+            searcher.reach(root, perfect)
+        })
+    };
+    match ask(true) {
         Some(Answer::No) => return Some(LossReason::SharedHand),
         Some(Answer::Stopped) => return None,
         // The pool game reaches it (or does not apply): the finer relaxed game decides.
         Some(Answer::Yes) | None => {}
     }
-    match ask_relaxed(deal, state, false, node_limit, |searcher, root| {
-        searcher.reach(root, perfect)
-    })? {
+    match ask(false)? {
         Answer::No => Some(LossReason::Hands),
         Answer::Yes => Some(LossReason::ClueTokens),
         Answer::Stopped => None,

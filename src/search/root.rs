@@ -333,6 +333,26 @@ fn solve_with(
         })
     };
     let relaxed_root = relaxed_root(state);
+    // The goals the question "can the game reach k?" is put as, those the bound allows.
+    let open_goals = |k: u8| -> Vec<OpenGoal> {
+        let goals = if config.tuning.goals && split_goals(rules, k) {
+            Goal::splits(rules, k)
+                .into_iter()
+                .filter(|g| goal_bound(deal, state, config.tuning.bounds, g) >= k)
+                .collect()
+        } else {
+            vec![ctx.goal]
+        };
+        goals
+            .into_iter()
+            .map(|goal| OpenGoal {
+                goal,
+                refuted: false,
+                pool_reaches: false,
+                relaxed_reaches: false,
+            })
+            .collect()
+    };
     let mut search = || {
         // Three kinds of question share the work, each with a node budget that doubles every
         // round, so no one of them can starve the others:
@@ -344,34 +364,13 @@ fn solve_with(
         //    bounds cut far more than at the upper bound.
         let mut round_budget = QUICK_NODES;
         // The goals of the question "can the real game reach hi?" not yet refuted.
-        let mut goals: Vec<OpenGoal> = Vec::new();
-        let mut goals_for = 0u8;
+        let mut goals = open_goals(hi);
         while lo < hi && !stop.load(Ordering::Relaxed) {
             let limit = round_budget.min(budget(&nodes));
             if limit == 0 {
                 break;
             }
             let never = AtomicBool::new(false);
-            if goals_for != hi {
-                let split = if config.tuning.goals && split_goals(rules, hi) {
-                    Goal::splits(rules, hi)
-                        .into_iter()
-                        .filter(|g| goal_bound(deal, state, config.tuning.bounds, g) >= hi)
-                        .collect()
-                } else {
-                    vec![ctx.goal]
-                };
-                goals = split
-                    .into_iter()
-                    .map(|goal| OpenGoal {
-                        goal,
-                        refuted: false,
-                        pool_reaches: false,
-                        relaxed_reaches: false,
-                    })
-                    .collect();
-                goals_for = hi;
-            }
             // For every goal: can the real game reach it? And if not yet known, the pool game
             // (far smaller: where it cannot reach the goal, neither can the relaxed game),
             // then the relaxed game. With more threads the two kinds run side by side, the
@@ -394,16 +393,8 @@ fn solve_with(
             };
             let relaxed_part = |open: &OpenGoal| {
                 let mut open = *open;
-                for pool in [true, false] {
-                    let ask = if pool {
-                        use_pool && !open.pool_reaches
-                    } else {
-                        use_relaxed && !open.relaxed_reaches && (open.pool_reaches || !use_pool)
-                    };
-                    if !ask || open.refuted {
-                        continue;
-                    }
-                    let limited = Ctx {
+                let ask = |pool| {
+                    Ctx {
                         relaxed: true,
                         pool,
                         table: relaxed_table,
@@ -413,10 +404,24 @@ fn solve_with(
                             .saturating_mul(RELAXED_SHARE)
                             .min(budget(&nodes)),
                         ..ctx.clone_ref()
-                    };
-                    match limited.reach_split(&relaxed_root, hi, depth, &never) {
+                    }
+                    .reach_split(&relaxed_root, hi, depth, &never)
+                };
+                if use_pool && !open.refuted && !open.pool_reaches {
+                    match ask(true) {
                         Answer::No => open.refuted = true,
-                        Answer::Yes if pool => open.pool_reaches = true,
+                        Answer::Yes => open.pool_reaches = true,
+                        Answer::Stopped => {}
+                    }
+                }
+                // The relaxed game only once the pool game (where it applies) reaches the goal.
+                if use_relaxed
+                    && !open.refuted
+                    && !open.relaxed_reaches
+                    && (open.pool_reaches || !use_pool)
+                {
+                    match ask(false) {
+                        Answer::No => open.refuted = true,
                         Answer::Yes => open.relaxed_reaches = true,
                         Answer::Stopped => {}
                     }
@@ -459,6 +464,7 @@ fn solve_with(
             goals.retain(|g| !g.refuted);
             if goals.is_empty() {
                 hi = if rules.endless { lo } else { hi - 1 };
+                goals = open_goals(hi);
                 continue;
             }
             if !rules.endless && lo + 1 < hi {
@@ -524,19 +530,18 @@ fn solve_with(
 /// The best score of the relaxed game (clue tokens unlimited) from `state`, or `None` where the
 /// relaxation does not apply. An upper bound on the real game's best score; exposed for tests.
 pub fn relaxed_max(deal: &Deal, state: &State) -> Option<u8> {
-    ask_relaxed(deal, state, false, u64::MAX, |searcher, root| {
-        let mut k = deal.rules.perfect_score();
-        while k > 0 && searcher.reach(root, k) == Answer::No {
-            k -= 1;
-        }
-        k
-    })
+    best_relaxed(deal, state, false)
 }
 
 /// The best score of the pool game (see [`pool_applies`]) from `state`, or `None` where it
 /// does not apply: an upper bound on [`relaxed_max`]. Exposed for tests.
 pub fn pool_max(deal: &Deal, state: &State) -> Option<u8> {
-    ask_relaxed(deal, state, true, u64::MAX, |searcher, root| {
+    best_relaxed(deal, state, true)
+}
+
+/// [`relaxed_max`], or with `pool` [`pool_max`]: the highest score not refuted.
+fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
+    ask_relaxed(deal, state, pool, u64::MAX, |searcher, root| {
         let mut k = deal.rules.perfect_score();
         while k > 0 && searcher.reach(root, k) == Answer::No {
             k -= 1;
