@@ -160,30 +160,69 @@ impl<'a> Ctx<'a> {
         answer
     }
 
-    /// A line from `state` reaching `k`, which must be known reachable. It follows the order
-    /// the search itself used, so the table already holds the answer for almost every step.
-    fn line(&self, state: &State, k: u8) -> Vec<Action> {
+    /// A line from `state` reaching `k`, which must be known reachable, or `None` when a limit
+    /// (the deadline or another thread's stop) ends the search first: rebuilding a line is part
+    /// of the work a time limit covers.
+    ///
+    /// At each step a child the table already knows reaches `k` is taken first: with threads,
+    /// the child that proved it may not be the first in order, and the siblings before it may
+    /// be open (stopped when it answered), so searching them again could take as long as the
+    /// whole question. Otherwise the children are searched in the order the search used, so the
+    /// table holds the answer for almost every step.
+    fn line(&self, state: &State, k: u8) -> Option<Vec<Action>> {
         let never = AtomicBool::new(false);
         let unlimited = Ctx {
-            stop: &never,
-            deadline: None,
             node_limit: u64::MAX,
             ..*self
         };
         let mut searcher = unlimited.searcher(&never);
         let mut line = Vec::new();
         let mut s = *state;
+        let mut result = Some(());
         while !s.is_over() {
-            let (a, child) = searcher
-                .children(&s, k)
-                .into_iter()
-                .find(|(_, child)| searcher.reach(child, k) == Answer::Yes)
-                .expect("a position proven to reach k has a move that keeps k reachable");
+            let children = searcher.children(&s, k);
+            let known = children
+                .iter()
+                .find(|(_, child)| self.known_to_reach(child, k))
+                .copied();
+            let next = known.or_else(|| {
+                for &(a, child) in &children {
+                    match searcher.reach(&child, k) {
+                        Answer::Yes => return Some((a, child)),
+                        Answer::No => {}
+                        Answer::Stopped => return None,
+                    }
+                }
+                None
+            });
+            let Some((a, child)) = next else {
+                // Stopped; or (never seen) no child reaches k: then no line is claimed.
+                result = None;
+                break;
+            };
             line.push(a);
             s = child;
         }
         self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
-        line
+        result.map(|()| line)
+    }
+
+    /// Whether the table (or the position itself, when over) already shows `state` reaching `k`.
+    fn known_to_reach(&self, state: &State, k: u8) -> bool {
+        if state.is_over() {
+            return self.goal.score(&self.deal.rules, state) >= k;
+        }
+        self.tuning.table
+            && self
+                .table
+                .get(&goal_key(
+                    self.deal,
+                    state,
+                    &self.goal,
+                    self.relaxed,
+                    self.pool,
+                ))
+                .is_some_and(|b| b.lo >= k)
     }
 }
 
@@ -450,12 +489,17 @@ fn solve_with(
             }
             if let Some(goal) = reached {
                 if want_line {
-                    line = Ctx {
+                    let found = Ctx {
                         goal,
                         ..ctx.clone_ref()
                     }
                     .line(state, hi);
-                    lo = final_score(deal, state, &line).max(hi);
+                    // Without the line (a limit struck first) the bound it would prove is not
+                    // claimed: the answer stays the bounds that a line shows.
+                    if let Some(found) = found {
+                        lo = final_score(deal, state, &found).max(hi);
+                        line = found;
+                    }
                 } else {
                     lo = hi;
                 }
@@ -475,8 +519,13 @@ fn solve_with(
                 match limited.reach_split(state, lo + 1, depth, &never) {
                     Answer::Yes => {
                         if want_line {
-                            line = ctx.line(state, lo + 1);
-                            lo = final_score(deal, state, &line).max(lo + 1);
+                            match ctx.line(state, lo + 1) {
+                                Some(found) => {
+                                    lo = final_score(deal, state, &found).max(lo + 1);
+                                    line = found;
+                                }
+                                None => break,
+                            }
                         } else {
                             lo += 1;
                         }
