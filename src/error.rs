@@ -17,7 +17,9 @@ pub enum Error {
     Seed(String, String),
     #[error("invalid game JSON: {0}")]
     Json(String),
-    #[error("action {index} is illegal: {reason}")]
+    /// `index` counts actions from 0; the message numbers turns as hanab.live's replays do
+    /// (the action at index `i` is taken at turn `i + 1`).
+    #[error("turn {}: illegal action: {reason}", .index + 1)]
     Illegal { index: usize, reason: String },
     #[error("line {line}: {message}")]
     Position { line: usize, message: String },

@@ -172,6 +172,8 @@ const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
 
 /// Reads a game export. JSON that does not parse gives [`Error::Json`] with serde's message.
 pub fn read(text: &str) -> Result<GameExport, Error> {
+    // Editors on some systems start a UTF-8 file with a byte-order mark; JSON has no use for it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     serde_json::from_str(text).map_err(|e| Error::Json(e.to_string()))
 }
 
@@ -392,7 +394,7 @@ impl Tracker {
     /// Why the game ended, or that it is still going on.
     pub fn end_reason(&self) -> String {
         match (&self.game_over, &self.ended) {
-            (Some(g), _) => format!("the game-over action at action {}: {}", g.index, g.text),
+            (Some(g), _) => format!("the game-over action at turn {}: {}", g.index + 1, g.text),
             (None, Some(why)) => why.clone(),
             (None, None) => state::end_reason(&self.deal.rules, &self.state).to_string(),
         }
@@ -778,8 +780,9 @@ pub fn replay(game: &GameExport) -> Result<Replay, Error> {
 pub fn replay_to(game: &GameExport, index: usize) -> Result<Tracker, Error> {
     if index > game.actions.len() {
         return Err(Error::Option(format!(
-            "there is no action {index}: the game has {} actions",
-            game.actions.len()
+            "there is no turn {}: the game's turns are 1 to {}",
+            index + 1,
+            game.actions.len() + 1
         )));
     }
     let mut t = start(game)?;
@@ -804,8 +807,9 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
     }
     if index > game.actions.len() {
         return Err(Error::Option(format!(
-            "there is no action {index}: the game has {} actions",
-            game.actions.len()
+            "there is no turn {}: the game's turns are 1 to {}",
+            index + 1,
+            game.actions.len() + 1
         )));
     }
     let variant = t.deal.rules.variant.clone();

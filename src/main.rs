@@ -4,7 +4,10 @@ mod cli;
 
 fn main() {
     if let Err(e) = cli::run() {
-        eprintln!("error: {e:#}");
+        if cli::is_broken_pipe(&e) {
+            return;
+        }
+        eprintln!("error: {}", cli::one_line(&format!("{e:#}")));
         std::process::exit(1);
     }
 }

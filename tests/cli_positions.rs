@@ -315,10 +315,16 @@ fn bad_game_turns_and_views() {
     let message = fails(&["solve", &g, "--turn", "0"]);
     assert!(message.contains("--turn counts from 1"), "{message}");
     let message = fails(&["solve", &g, "--turn", "99"]);
-    assert!(message.contains("turns are 1 to 47"), "{message}");
-    // After the last action the game is over.
+    assert!(
+        message.contains("can be solved are 1 to 46 (the game is over at turn 47"),
+        "{message}"
+    );
+    // After the last action the game is over: the same range.
     let message = fails(&["solve", &g, "--turn", "47"]);
-    assert!(message.contains("the game is over at turn 47"), "{message}");
+    assert!(
+        message.contains("are 1 to 46 (the game is over at turn 47"),
+        "{message}"
+    );
     let message = fails(&["solve", &g, "--turn", "40", "--view", "James"]);
     assert!(
         message.contains("unknown --view") && message.contains("seat=K"),

@@ -110,7 +110,7 @@ fn illegal_game_fails_on_one_line_naming_the_action() {
     game["actions"][5] = serde_json::json!({"type": 0, "target": 49});
     let file = TempFile::new("illegal.json", &game.to_string());
     let err = fails(&[file.path()]);
-    assert!(err.contains("action 5 is illegal"), "{err}");
+    assert!(err.contains("turn 6: illegal action"), "{err}");
     assert!(err.contains("card 49 is not in"), "{err}");
     assert!(err.contains("illegal.json"), "{err}");
 }

@@ -8,9 +8,13 @@ mod common;
 
 use common::{fails, permutations, run};
 use hanabi_solver::card::Card;
-use hanabi_solver::hidden::{evaluate, mean_interval, root_actions, sample, wilson, Estimate};
+use hanabi_solver::hidden::{
+    evaluate, mean_interval, mean_interval_of_counts, root_actions, sample, sample_until, wilson,
+    Estimate,
+};
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::search::SolveConfig;
+use std::time::{Duration, Instant};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,7 +54,12 @@ fn same_seed_same_numbers_on_one_and_two_threads() {
     assert_eq!(two, again);
     // Another seed draws other orderings (the per-sample scores differ somewhere).
     let other = in_pool(2, || sample(&pos, 300, 43, &config).unwrap());
-    let scores = |e: &Estimate| e.moves.iter().map(|m| m.scores.clone()).collect::<Vec<_>>();
+    let scores = |e: &Estimate| {
+        e.moves
+            .iter()
+            .map(|m| m.score_counts.clone())
+            .collect::<Vec<_>>()
+    };
     assert_ne!(scores(&two), scores(&other));
 }
 
@@ -156,7 +165,14 @@ fn hidden_hand_cards_are_named_by_slot_and_nothing_hidden_still_works() {
     let est = sample(&pos, 5, 9, &SolveConfig::default()).unwrap();
     assert_eq!(est.hidden, 0);
     for m in &est.moves {
-        assert!(m.scores.iter().all(|&s| s == m.scores[0]), "{}", m.name);
+        // Every sample in one score.
+        assert_eq!(
+            m.score_counts.iter().filter(|&&c| c > 0).count(),
+            1,
+            "{}",
+            m.name
+        );
+        assert_eq!(m.score_counts.iter().sum::<u64>(), 5, "{}", m.name);
     }
     assert_eq!(est.moves[0].name, "clue");
     assert_eq!(est.moves[0].win_probability, 1.0);
@@ -178,6 +194,50 @@ fn intervals() {
     assert!((hi - lo - 1.96 * 1.290_994_4).abs() < 1e-6);
     let (_, (lo, hi)) = mean_interval(&[3.0], 0.0, 10.0);
     assert_eq!((lo, hi), (3.0, 3.0));
+}
+
+/// The interval from counts equals the one from the listed values, on random samples.
+#[test]
+fn interval_of_counts_matches_the_listed_values() {
+    let mut x = 12345u64;
+    for _ in 0..200 {
+        let mut counts = vec![0u64; 26];
+        let mut values = Vec::new();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let n = 1 + (x >> 59) as usize;
+        for _ in 0..n {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let v = (x >> 33) as usize % 26;
+            counts[v] += 1;
+            values.push(v as f64);
+        }
+        let (m1, (lo1, hi1)) = mean_interval(&values, 0.0, 25.0);
+        let (m2, (lo2, hi2)) = mean_interval_of_counts(&counts, 0.0, 25.0);
+        assert!((m1 - m2).abs() < 1e-9 && (lo1 - lo2).abs() < 1e-9 && (hi1 - hi2).abs() < 1e-9);
+    }
+    assert_eq!(
+        mean_interval_of_counts(&[0, 0], 0.0, 1.0),
+        (0.0, (0.0, 1.0))
+    );
+}
+
+/// A huge sample count allocates nothing per sample: with a deadline already passed, no
+/// sample is taken and the estimate says so; a deadline in time gives the full count.
+#[test]
+fn sample_count_is_not_allocated_up_front() {
+    let pos = hidden_pile();
+    let config = SolveConfig::default();
+    let past = Some(Instant::now());
+    let est = sample_until(&pos, usize::MAX, 1, &config, past).unwrap();
+    assert_eq!((est.samples, est.requested), (0, usize::MAX));
+    let later = Some(Instant::now() + Duration::from_secs(3600));
+    let est = sample_until(&pos, 40, 1, &config, later).unwrap();
+    assert_eq!(est.samples, 40);
+    assert_eq!(est, sample(&pos, 40, 1, &config).unwrap());
 }
 
 // ---------------------------------------------------------------------------------------------

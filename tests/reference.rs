@@ -472,6 +472,7 @@ fn beam_lines_replay_and_a_full_beam_is_exact() {
                 width,
                 deal.rules.perfect_score(),
                 Tuning::FULL,
+                None,
             );
             let end = final_state(&deal, &state, &found.line).unwrap();
             assert_eq!(

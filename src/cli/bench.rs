@@ -163,9 +163,9 @@ fn progress(total: usize, json: bool) -> ProgressBar {
     bar
 }
 
-fn list(sets: &[BenchSet]) {
+fn list(sets: &[BenchSet]) -> anyhow::Result<()> {
     for s in sets {
-        println!(
+        outln!(
             "{:<16} {:>4} deals{}  {}",
             s.name,
             s.deals.len(),
@@ -173,6 +173,7 @@ fn list(sets: &[BenchSet]) {
             s.description
         );
     }
+    Ok(())
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
@@ -188,8 +189,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     let dir = args.dir.clone().unwrap_or_else(benchset::default_dir);
     if args.list {
-        list(&benchset::load_all(&dir)?);
-        return Ok(());
+        return list(&benchset::load_all(&dir)?);
     }
     let sets = benchset::select(&dir, &args.sets)?;
     let limit = args.limit.unwrap_or(usize::MAX);
@@ -231,10 +231,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             "signature": all.nodes,
             "reproducible": caveats.is_empty(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "Bench: {} sets, {} deals, {} thread{}, table {} MiB, {}{}",
         reports.len(),
         all.deals,
@@ -250,12 +250,20 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             None => String::new(),
         }
     );
-    println!(
+    outln!(
         "{:<16} {:>5} {:>7} {:>8} {:>9} {:>9} {:>13} {:>9} {:>8}",
-        "set", "deals", "decided", "winnable", "deals/s", "nodes/s", "nodes", "median s", "max s"
+        "set",
+        "deals",
+        "decided",
+        "winnable",
+        "deals/s",
+        "nodes/s",
+        "nodes",
+        "median s",
+        "max s"
     );
-    let row = |name: &str, s: &Summary| {
-        println!(
+    let row = |name: &str, s: &Summary| -> anyhow::Result<()> {
+        outln!(
             "{:<16} {:>5} {:>7} {:>8} {:>9.1} {:>8.2}M {:>13} {:>9.6} {:>8.3}",
             name,
             s.deals,
@@ -267,12 +275,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             s.median_seconds,
             s.max_seconds
         );
+        Ok(())
     };
     for r in &reports {
-        row(&r.name, &r.summary);
+        row(&r.name, &r.summary)?;
         if args.verbose {
             for d in &r.results {
-                println!(
+                outln!(
                     "    {:<28} {:>2}/{:<2} {:<11} {:>13} nodes {:>9.4} s",
                     d.label,
                     d.max_score,
@@ -288,14 +297,14 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    row("total", &all);
+    row("total", &all)?;
     if caveats.is_empty() {
-        println!(
+        outln!(
             "signature: {} (total nodes; it changes only when the search does)",
             all.nodes
         );
     } else {
-        println!(
+        outln!(
             "signature: {} (total nodes; NOT reproducible: {})",
             all.nodes,
             caveats.join(", ")

@@ -1,5 +1,14 @@
 //! Command-line parsing (clap derive) and dispatch to one module per command.
 
+/// `println!` that returns the write error instead of panicking, so that a reader that stops
+/// early (`| head`) ends the program quietly (see `main`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod bench;
 mod deal;
 mod game_args;
@@ -11,6 +20,59 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 pub use game_args::GameArgs;
+
+use std::time::Duration;
+
+use anyhow::bail;
+
+/// The most worker threads an option may ask for: far above any machine's cores, and few
+/// enough that starting them takes no noticeable time.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads`: at least 1, at most [`MAX_THREADS`]; by default every core.
+pub fn threads_option(threads: Option<usize>) -> anyhow::Result<usize> {
+    match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => {
+            bail!("--threads {n} is more than the {MAX_THREADS} this program will start")
+        }
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// `--time-limit`: a positive number of seconds. One too long for any clock (`1e30`) is no
+/// limit at all.
+pub fn time_limit_option(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 => Ok(Duration::try_from_secs_f64(t).ok()),
+        Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
+    }
+}
+
+/// Whether `e` is a write to a reader that has gone away (`| head`): the program then ends
+/// quietly, with success, as command-line tools do.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `text` on one line: newlines and other control characters written as escapes (`\n`,
+/// `\u{1b}`), so an error echoing raw input never spans lines or moves the cursor.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// Exact Hanabi solver: hanab.live seeds and games, maximum scores, optimal lines.
 #[derive(Parser, Debug)]

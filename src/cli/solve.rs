@@ -6,19 +6,19 @@
 //! (`GAME.json --turn N`).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::hanablive::{self, GameExport};
-use hanabi_solver::hidden::{exact, sample, ExactConfig};
+use hanabi_solver::hidden::{exact, sample_until, ExactConfig};
 use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
-use hanabi_solver::search::reason::{loss_reason, REASON_NODES};
-use hanabi_solver::search::{solve, SolveConfig, Tuning};
+use hanabi_solver::search::reason::{loss_reason_until, REASON_NODES};
+use hanabi_solver::search::{deadline_after, solve, Solution, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
 
@@ -69,7 +69,9 @@ pub struct SolveArgs {
     /// For a position file with hidden cards (`?`): fill them with N random orderings of the
     /// unseen cards and solve every action of the player to move in each, as if every card
     /// were known (an optimistic estimate). Works without hidden cards too. --threads is how
-    /// many samples run at once; --time-limit, --max-nodes and --tt-mb apply to each solve.
+    /// many samples run at once; --max-nodes and --tt-mb apply to each solve. --time-limit
+    /// covers the whole run: samples not started by then are left out, and the output says
+    /// how many were taken.
     #[arg(long, value_name = "N")]
     pub samples: Option<usize>,
     /// With --samples: the seed of the random orderings (the same seed gives the same numbers
@@ -109,19 +111,11 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     pub fn config(&self) -> anyhow::Result<SolveConfig> {
-        let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let threads = super::threads_option(self.threads)?;
         if self.tt_mb == 0 {
             bail!("--tt-mb must be at least 1");
         }
-        let time_limit = match self.time_limit {
-            None => None,
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
-        };
+        let time_limit = super::time_limit_option(self.time_limit)?;
         Ok(SolveConfig {
             threads,
             tt_mb: self.tt_mb,
@@ -172,8 +166,13 @@ fn rule_flags(args: &SolveArgs) -> Vec<&'static str> {
     out
 }
 
+/// Whether `name` ends in `ext` (any case) with something before it. A name whose last bytes
+/// fall inside a multi-byte character does not.
 fn is_ext(name: &str, ext: &str) -> bool {
-    name.len() > ext.len() && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
+    name.len() > ext.len()
+        && name
+            .get(name.len() - ext.len()..)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(ext))
 }
 
 /// Which cards are known.
@@ -233,22 +232,21 @@ fn game_problem(path: &Path, turn: usize) -> anyhow::Result<Problem> {
         bail!("--turn counts from 1 (turn 1 is the start of the game)");
     }
     let index = turn - 1;
-    if index > game.actions.len() {
+    let tracker = if index <= game.actions.len() {
+        Some(hanablive::replay_to(&game, index).with_context(|| path.display().to_string())?)
+    } else {
+        None
+    };
+    if tracker.as_ref().is_none_or(|t| t.is_over()) {
+        let (last, end) = last_open_turn(&game).with_context(|| path.display().to_string())?;
         bail!(
-            "--turn {turn}: {} has {} actions, so its turns are 1 to {}",
+            "--turn {turn}: the turns of {} that can be solved are 1 to {last} (the game is \
+             over at turn {}: {end})",
             path.display(),
-            game.actions.len(),
-            game.actions.len() + 1
+            last + 1
         );
     }
-    let tracker = hanablive::replay_to(&game, index).with_context(|| path.display().to_string())?;
-    if tracker.is_over() {
-        bail!(
-            "the game is over at turn {turn} of {}: {}",
-            path.display(),
-            tracker.end_reason()
-        );
-    }
+    let tracker = tracker.expect("checked above");
     Ok(Problem {
         label: format!("game {} at turn {turn}", path.display()),
         deal: tracker.deal().clone(),
@@ -259,6 +257,21 @@ fn game_problem(path: &Path, turn: usize) -> anyhow::Result<Problem> {
         game: Some((game, index)),
         first_turn: turn,
     })
+}
+
+/// The last turn of `game` with the game still in play, and why it is over after it (or that
+/// the export stops there).
+fn last_open_turn(game: &GameExport) -> anyhow::Result<(usize, String)> {
+    for index in 1..=game.actions.len() {
+        let t = hanablive::replay_to(game, index)?;
+        if t.is_over() {
+            return Ok((index, t.end_reason()));
+        }
+    }
+    Ok((
+        game.actions.len() + 1,
+        "the export has no more actions".to_string(),
+    ))
 }
 
 /// The position file named by the arguments, if any.
@@ -405,12 +418,16 @@ fn position_words(p: &Problem) -> Vec<String> {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let config = args.search.config()?;
+    // The time limit covers the whole command: reading and setting up the problem too.
+    let started = Instant::now();
+    let mut config = args.search.config()?;
+    let deadline = deadline_after(started, config.time_limit);
     let view = parse_view(args.view.as_deref())?;
     if args.exact || args.samples.is_some() || view != View::Open {
-        return run_hidden(&args, view, &config);
+        return run_hidden(&args, view, &config, started);
     }
     let p = problem(&args)?;
+    config.time_limit = time_left(deadline);
     if args.export.is_some() && p.deck.is_none() && p.game.is_none() {
         bail!("--export needs a whole game: a seed, --deck or a hanab.live game export, not a position file");
     }
@@ -470,7 +487,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let v = &rules.variant;
     // For a position proven not winnable: the first test that rules the perfect score out.
     let reason = if solution.proven && !solution.winnable() {
-        loss_reason(deal, state, REASON_NODES)
+        loss_reason_until(deal, state, REASON_NODES, deadline)
     } else {
         None
     };
@@ -484,7 +501,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             "endless": rules.endless,
             "max_score": solution.max_score,
             "perfect_score": perfect,
-            "winnable": solution.winnable(),
+            "winnable": proven_winnable(&solution),
             "proven": solution.proven,
             "lower_bound": solution.lower_bound,
             "upper_bound": solution.upper_bound,
@@ -516,10 +533,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                 "final_turns": (s.final_turns != NOT_FINAL).then_some(s.final_turns),
             });
         }
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "Deal: {}, {} players, {} (hand size {}, {} clues, {} strikes{})",
         p.label,
         rules.players,
@@ -531,7 +548,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     );
     if p.in_progress {
         for line in position_words(&p) {
-            println!("{line}");
+            outln!("{line}");
         }
     }
     if solution.proven {
@@ -542,18 +559,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         } else {
             "not winnable".to_string()
         };
-        println!(
+        outln!(
             "Maximum score: {} of {perfect}: {verdict} ({})",
             solution.max_score,
             score_words(solution.max_score, perfect)
         );
         if let Some(r) = reason {
-            println!("Why {perfect} is out of reach: {}.", r.describe());
+            outln!("Why {perfect} is out of reach: {}.", r.describe());
         }
     } else {
-        println!(
+        outln!(
             "Not proven (time limit): the maximum score is at least {} and at most {} of {perfect}",
-            solution.lower_bound, solution.upper_bound
+            solution.lower_bound,
+            solution.upper_bound
         );
     }
     let what = if solution.proven {
@@ -561,28 +579,50 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     } else {
         "The best line found"
     };
-    println!(
+    outln!(
         "{what} ({} turns, reaching {}):",
         steps.len(),
         end.score(rules)
     );
     for s in &steps {
-        println!("  {:>3}. {}", s.turn, s.text);
+        outln!("  {:>3}. {}", s.turn, s.text);
     }
-    println!(
+    outln!(
         "Searched {} positions in {:.3} s ({} table entries).",
-        solution.nodes, solution.seconds, solution.table_entries
+        solution.nodes,
+        solution.seconds,
+        solution.table_entries
     );
     if let Some(path) = &args.export {
-        println!("Wrote the line as a hanab.live game to {}.", path.display());
+        outln!("Wrote the line as a hanab.live game to {}.", path.display());
     }
     if let Some((turn, path)) = wrote_turn {
-        println!(
+        outln!(
             "Wrote the position before turn {turn} to {}.",
             path.display()
         );
     }
     Ok(())
+}
+
+/// What the time left before `deadline` is, for a search that starts now (at least a
+/// millisecond, so a search past its deadline stops at once with what it proved).
+fn time_left(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| {
+        d.saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1))
+    })
+}
+
+/// `winnable` as JSON: `true` or `false` when proven, `null` when a limit left it open.
+fn proven_winnable(solution: &Solution) -> Option<bool> {
+    if solution.winnable() {
+        Some(true)
+    } else if solution.upper_bound < solution.perfect_score {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// The position a hidden-card analysis works on, and its label: a position file as written
@@ -653,13 +693,19 @@ fn hidden_position(args: &SolveArgs, view: &View) -> anyhow::Result<(String, Pos
 }
 
 /// `--exact`, `--samples N` or `--view cheat`: a position with hidden cards.
-fn run_hidden(args: &SolveArgs, view: View, config: &SolveConfig) -> anyhow::Result<()> {
+fn run_hidden(
+    args: &SolveArgs,
+    view: View,
+    config: &SolveConfig,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let deadline = deadline_after(started, config.time_limit);
     let (label, pos) = hidden_position(args, &view)?;
     if args.exact {
-        return run_exact(args, &label, &pos, config);
+        return run_exact(args, &label, &pos, config, deadline);
     }
     match args.samples {
-        Some(n) => run_samples(args, n, &label, &pos, config),
+        Some(n) => run_samples(args, n, &label, &pos, config, deadline),
         None if view == View::Cheat => bail!(
             "--view cheat hides the draw pile: add --exact for exact values, or --samples N for a \
              sampled estimate"
@@ -691,6 +737,7 @@ fn run_exact(
     label: &str,
     pos: &Position,
     config: &SolveConfig,
+    deadline: Option<Instant>,
 ) -> anyhow::Result<()> {
     if args.search.max_nodes.is_some() {
         bail!("--max-nodes does not apply to --exact; use --time-limit");
@@ -698,7 +745,7 @@ fn run_exact(
     let exact_config = ExactConfig {
         threads: config.threads,
         tt_mb: config.tt_mb,
-        time_limit: config.time_limit,
+        time_limit: time_left(deadline),
         max_orders: args.max_orders,
     };
     let result = exact(pos, &exact_config).map_err(|e| anyhow!("{label}: {e}"))?;
@@ -729,18 +776,19 @@ fn run_exact(
             "seconds": result.seconds,
             "table_entries": result.table_entries,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!("{}", position_header(label, pos, result.hidden));
-    println!(
+    outln!("{}", position_header(label, pos, result.hidden));
+    outln!(
         "Exact values: the hidden pile cards come in any of {} equally likely orders; players \
          see every hand and each card as it is drawn. \"win\" is the probability of reaching {} \
          with the play that maximises it, \"score\" the expected final score with the play that \
          maximises that.",
-        result.orders, result.perfect_score
+        result.orders,
+        result.perfect_score
     );
-    println!("Slots count from 1, oldest card first.");
+    outln!("Slots count from 1, oldest card first.");
     let w = result
         .moves
         .iter()
@@ -748,12 +796,15 @@ fn run_exact(
         .max()
         .unwrap_or(0)
         .max(3);
-    println!(
+    outln!(
         "  {:<20} {:>8}  {:>w$}  {:>7}  expected score",
-        "action", "win", "", "score"
+        "action",
+        "win",
+        "",
+        "score"
     );
     for m in &result.moves {
-        println!(
+        outln!(
             "  {:<20} {:>7.3}%  {:>w$}  {:>7.3}  {}",
             m.name,
             100.0 * m.win_probability.to_f64(),
@@ -762,9 +813,11 @@ fn run_exact(
             m.expected_score
         );
     }
-    println!(
+    outln!(
         "Searched {} positions in {:.3} s ({} table entries).",
-        result.nodes, result.seconds, result.table_entries
+        result.nodes,
+        result.seconds,
+        result.table_entries
     );
     Ok(())
 }
@@ -776,6 +829,7 @@ fn run_samples(
     label: &str,
     pos: &Position,
     config: &SolveConfig,
+    deadline: Option<Instant>,
 ) -> anyhow::Result<()> {
     if samples == 0 {
         bail!("--samples must be at least 1");
@@ -785,8 +839,11 @@ fn run_samples(
         .build()
         .context("starting worker threads")?;
     let estimate = pool
-        .install(|| sample(pos, samples, args.rng_seed, config))
+        .install(|| sample_until(pos, samples, args.rng_seed, config, deadline))
         .map_err(|e| anyhow!("{label}: {e}"))?;
+    if estimate.samples == 0 {
+        bail!("the time limit ended before the first sample was solved: allow more time");
+    }
     let unproven: usize = estimate.moves.iter().map(|m| m.unproven).sum();
     if args.json {
         let moves: Vec<_> = estimate
@@ -813,31 +870,45 @@ fn run_samples(
             "hidden": estimate.hidden,
             "perfect_score": estimate.perfect_score,
             "samples": estimate.samples,
+            "requested_samples": estimate.requested,
             "rng_seed": estimate.rng_seed,
             "moves": moves,
             "unproven": unproven,
             "optimistic": true,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!("{}", position_header(label, pos, estimate.hidden));
-    println!(
+    outln!("{}", position_header(label, pos, estimate.hidden));
+    outln!(
         "Optimistic estimate from {} sampled determinizations (rng seed {}): each sample fills \
          the hidden cards at random and is solved as if every card were known, so real play, \
          which cannot see them, can only do as well or worse.",
-        estimate.samples, estimate.rng_seed
+        estimate.samples,
+        estimate.rng_seed
     );
-    println!(
+    if estimate.samples < estimate.requested {
+        outln!(
+            "The time limit came after {} of the {} samples asked for; the figures cover those.",
+            estimate.samples,
+            estimate.requested
+        );
+    }
+    outln!(
         "Slots count from 1, oldest card first; the perfect score is {}.",
         estimate.perfect_score
     );
-    println!(
+    outln!(
         "  {:<20} {:>7}  {:<17} {:>6}  {:<15} {:>8}",
-        "action", "win", "95% interval", "score", "95% interval", "unproven"
+        "action",
+        "win",
+        "95% interval",
+        "score",
+        "95% interval",
+        "unproven"
     );
     for m in &estimate.moves {
-        println!(
+        outln!(
             "  {:<20} {:>6.1}%  [{:>5.1}%, {:>5.1}%] {:>6.2}  [{:>5.2}, {:>5.2}] {:>8}",
             m.name,
             100.0 * m.win_probability,
@@ -850,7 +921,7 @@ fn run_samples(
         );
     }
     if unproven > 0 {
-        println!(
+        outln!(
             "{unproven} solve{} stopped at a limit before {} proven: {} score{} a proven lower bound.",
             if unproven == 1 { " was" } else { "s were" },
             if unproven == 1 { "it was" } else { "they were" },

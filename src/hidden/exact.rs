@@ -429,7 +429,7 @@ pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactEr
         cap: config.tt_mb.saturating_mul(1 << 20) / BYTES_PER_ENTRY,
         nodes: AtomicU64::new(0),
         stop: AtomicBool::new(false),
-        deadline: config.time_limit.map(|t| start + t),
+        deadline: crate::search::deadline_after(start, config.time_limit),
         perfect: position.rules.perfect_score(),
         hidden_at: position.pile.iter().map(|c| c.is_none()).collect(),
         factorial,

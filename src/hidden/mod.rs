@@ -20,7 +20,9 @@ pub mod sample;
 
 pub use exact::{exact, Exact, ExactConfig, ExactError, ExactMove, Fraction};
 pub use fill::Filler;
-pub use sample::{evaluate, root_actions, sample, Estimate, MoveEstimate, Outcome, SplitMix64};
+pub use sample::{
+    evaluate, root_actions, sample, sample_until, Estimate, MoveEstimate, Outcome, SplitMix64,
+};
 
 /// The mean of `xs` and its 95% interval (normal approximation with the sample standard
 /// deviation), clamped to `[lo, hi]`. One value gives a zero-width interval.
@@ -36,6 +38,34 @@ pub fn mean_interval(xs: &[f64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
         0.0
     };
     let half = 1.96 * sd / n.sqrt();
+    (mean, ((mean - half).max(lo), (mean + half).min(hi)))
+}
+
+/// [`mean_interval`] of a sample given as counts: `counts[x]` samples of value `x`. Exact
+/// integer sums, so the result does not depend on the order samples were counted in.
+pub fn mean_interval_of_counts(counts: &[u64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return (0.0, (lo, hi));
+    }
+    let sum: u128 = counts
+        .iter()
+        .enumerate()
+        .map(|(x, &c)| x as u128 * c as u128)
+        .sum();
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    let sd = if n > 1 {
+        let squares: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(x, &c)| c as f64 * (x as f64 - mean) * (x as f64 - mean))
+            .sum();
+        (squares / (nf - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let half = 1.96 * sd / nf.sqrt();
     (mean, ((mean - half).max(lo), (mean + half).min(hi)))
 }
 

@@ -1,10 +1,11 @@
 //! Sampled determinizations: fill the `?` with random orderings of the unseen cards and solve
 //! every root action of each sample exactly.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
-use super::{mean_interval, wilson, Filler};
+use super::{mean_interval_of_counts, wilson, Filler};
 use crate::card::Card;
 use crate::error::Error;
 use crate::position::Position;
@@ -45,9 +46,6 @@ impl SplitMix64 {
         }
     }
 }
-
-/// The outcomes of one sample, one per root action.
-type SampleResult = Result<Vec<Outcome>, Error>;
 
 /// What one root action reached in one sample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,14 +126,17 @@ pub struct MoveEstimate {
     pub score_ci95: (f64, f64),
     /// Samples whose solve a limit stopped (their score is a proven lower bound).
     pub unproven: usize,
-    /// The score of every sample, in sample order.
-    pub scores: Vec<u8>,
+    /// How many samples reached each final score after the action (index = score).
+    pub score_counts: Vec<u64>,
 }
 
 /// The sampled estimate of a position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
+    /// Samples taken: `requested`, or fewer when the time limit came first.
     pub samples: usize,
+    /// Samples asked for.
+    pub requested: usize,
     pub rng_seed: u64,
     pub hidden: usize,
     pub perfect_score: u8,
@@ -170,6 +171,62 @@ pub fn sample(
     rng_seed: u64,
     config: &SolveConfig,
 ) -> Result<Estimate, Error> {
+    sample_until(position, samples, rng_seed, config, None)
+}
+
+/// What the samples taken so far add up to, per root action: memory that does not grow with
+/// the number of samples.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    /// Samples counted.
+    taken: usize,
+    /// Per root action: how many samples reached each final score (index = score).
+    score_counts: Vec<Vec<u64>>,
+    /// Per root action: samples whose solve a limit stopped.
+    unproven: Vec<usize>,
+}
+
+impl Tally {
+    fn new(actions: usize, perfect: u8) -> Tally {
+        Tally {
+            taken: 0,
+            score_counts: vec![vec![0; perfect as usize + 1]; actions],
+            unproven: vec![0; actions],
+        }
+    }
+
+    fn add(&mut self, outcomes: &[Outcome]) {
+        self.taken += 1;
+        for (k, o) in outcomes.iter().enumerate() {
+            self.score_counts[k][o.score as usize] += 1;
+            self.unproven[k] += !o.proven as usize;
+        }
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        self.taken += other.taken;
+        for (mine, theirs) in self.score_counts.iter_mut().zip(&other.score_counts) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        for (a, b) in self.unproven.iter_mut().zip(&other.unproven) {
+            *a += b;
+        }
+    }
+}
+
+/// [`sample`] that takes no new sample once `deadline` has passed, and gives each solve at most
+/// the time left: the estimate then covers the samples taken (always samples `0..taken`, so it
+/// is still the same on any number of threads for the same `taken`). Nothing is allocated per
+/// sample, so the count may be as large as the time allows.
+pub fn sample_until(
+    position: &Position,
+    samples: usize,
+    rng_seed: u64,
+    config: &SolveConfig,
+    deadline: Option<Instant>,
+) -> Result<Estimate, Error> {
     if samples == 0 {
         return Err(Error::Option(
             "the number of samples must be at least 1".into(),
@@ -177,40 +234,69 @@ pub fn sample(
     }
     let actions = root_actions(position)?;
     let filler = Filler::new(position)?;
-    // One long-lived task per worker of the current pool, each taking the next sample, and
-    // each result stored at its sample's index. (A plain `par_iter` would let a worker that
-    // waits for a child's search, which runs on its own pool, start another sample meanwhile,
-    // nesting searches on one stack without bound.)
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<SampleResult>>> = (0..samples).map(|_| Mutex::new(None)).collect();
-    rayon::broadcast(|_| loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= samples {
-            break;
-        }
-        let cards = filler.fill(&mut SplitMix64::for_sample(rng_seed, i as u64));
-        let result = evaluate(position, &cards, config);
-        *slots[i].lock().expect("no worker panics holding a slot") = Some(result);
-    });
-    let results: Vec<Vec<Outcome>> = slots
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("no worker panics holding a slot")
-                .expect("every sample ran")
-        })
-        .collect::<Result<_, _>>()?;
     let perfect = position.rules.perfect_score();
+    // One long-lived task per worker of the current pool, each taking the next sample and
+    // adding it to its own tally. (A plain `par_iter` would let a worker that waits for a
+    // child's search, which runs on its own pool, start another sample meanwhile, nesting
+    // searches on one stack without bound.)
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let total = Mutex::new(Tally::new(actions.len(), perfect));
+    // The error of the lowest sample that failed, so the error too is the same on any thread
+    // count.
+    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    rayon::broadcast(|_| {
+        let mut tally = Tally::new(actions.len(), perfect);
+        loop {
+            if failed.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= samples {
+                // Keep the counter from wrapping however many workers look.
+                next.store(samples, Ordering::Relaxed);
+                break;
+            }
+            let cards = filler.fill(&mut SplitMix64::for_sample(rng_seed, i as u64));
+            let limited = SolveConfig {
+                time_limit: match (config.time_limit, deadline) {
+                    (limit, None) => limit,
+                    (limit, Some(d)) => {
+                        let left = d.saturating_duration_since(Instant::now());
+                        Some(limit.map_or(left, |l| l.min(left)))
+                    }
+                },
+                ..config.clone()
+            };
+            match evaluate(position, &cards, &limited) {
+                Ok(outcomes) => tally.add(&outcomes),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    let mut first = first_error.lock().expect("no worker panics holding it");
+                    if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *first = Some((i, e));
+                    }
+                }
+            }
+        }
+        total
+            .lock()
+            .expect("no worker panics holding the tally")
+            .merge(&tally);
+    });
+    if let Some((_, e)) = first_error.into_inner().expect("no worker panicked") {
+        return Err(e);
+    }
+    let tally = total.into_inner().expect("no worker panicked");
+    let taken = tally.taken;
     let mut moves: Vec<MoveEstimate> = actions
         .iter()
         .enumerate()
         .map(|(k, &action)| {
-            let scores: Vec<u8> = results.iter().map(|r| r[k].score).collect();
-            let wins = scores.iter().filter(|&&s| s == perfect).count();
-            let unproven = results.iter().filter(|r| !r[k].proven).count();
-            let xs: Vec<f64> = scores.iter().map(|&s| s as f64).collect();
-            let (expected_score, score_ci95) = mean_interval(&xs, 0.0, perfect as f64);
-            let (win_probability, win_ci95) = wilson(wins, samples);
+            let counts = &tally.score_counts[k];
+            let wins = counts[perfect as usize] as usize;
+            let (expected_score, score_ci95) = mean_interval_of_counts(counts, 0.0, perfect as f64);
+            let (win_probability, win_ci95) = wilson(wins, taken);
             let (name, slot) = action_name(position, action);
             MoveEstimate {
                 action,
@@ -220,8 +306,8 @@ pub fn sample(
                 win_ci95,
                 expected_score,
                 score_ci95,
-                unproven,
-                scores,
+                unproven: tally.unproven[k],
+                score_counts: counts.clone(),
             }
         })
         .collect();
@@ -232,7 +318,8 @@ pub fn sample(
             .then(b.expected_score.total_cmp(&a.expected_score))
     });
     Ok(Estimate {
-        samples,
+        samples: taken,
+        requested: samples,
         rng_seed,
         hidden: position.hidden(),
         perfect_score: perfect,

@@ -119,13 +119,26 @@ impl Faults {
     }
 }
 
+/// Faults a message lists before it only counts the rest: a file with thousands of faults
+/// still gives a line a reader can take in.
+const FAULTS_LISTED: usize = 5;
+
 impl fmt::Display for Faults {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
+        for (i, e) in self.0.iter().take(FAULTS_LISTED).enumerate() {
             if i > 0 {
                 write!(f, "; ")?;
             }
             write!(f, "{e}")?;
+        }
+        let more = self.0.len().saturating_sub(FAULTS_LISTED);
+        if more > 0 {
+            write!(
+                f,
+                "; and {more} more fault{} ({} in all)",
+                if more == 1 { "" } else { "s" },
+                self.0.len()
+            )?;
         }
         Ok(())
     }
@@ -645,6 +658,8 @@ pub fn write(deal: &Deal, state: &State, names: &[String]) -> String {
 
 /// Reads and checks a whole position file in one step.
 pub fn read(text: &str) -> Result<Position, Faults> {
+    // A byte-order mark some editors put at the start of a UTF-8 file is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Position::new(&parse(text)?)
 }
 

@@ -9,6 +9,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
+use std::time::Instant;
 
 use super::bounds::upper_bound;
 use super::dfs::Tuning;
@@ -37,8 +38,16 @@ pub struct BeamLine {
 }
 
 /// The best line a beam of `width` positions finds from `state`, with its final score.
-/// Stops early once a line reaches `target` (no line can beat an upper bound).
-pub fn beam(deal: &Deal, state: &State, width: usize, target: u8, tuning: Tuning) -> BeamLine {
+/// Stops early once a line reaches `target` (no line can beat an upper bound). At `deadline`
+/// it gives up: then it reports no line (score 0), since a wide beam can take seconds.
+pub fn beam(
+    deal: &Deal,
+    state: &State,
+    width: usize,
+    target: u8,
+    tuning: Tuning,
+    deadline: Option<Instant>,
+) -> BeamLine {
     let rules = &deal.rules;
     if state.is_over() {
         return BeamLine {
@@ -63,6 +72,13 @@ pub fn beam(deal: &Deal, state: &State, width: usize, target: u8, tuning: Tuning
         history.push(layer.iter().map(|k| (k.parent, k.action)).collect());
         let mut next: Vec<(Rank, Kept)> = Vec::new();
         for (i, kept) in layer.iter().enumerate() {
+            if i % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return BeamLine {
+                    score: 0,
+                    line: Vec::new(),
+                    nodes,
+                };
+            }
             for action in ordered_moves(deal, &kept.state, tuning.merge, tuning.dominance) {
                 let child = kept.state.apply_unchecked(deal, action);
                 nodes += 1;

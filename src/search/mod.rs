@@ -16,4 +16,6 @@ mod root;
 pub mod table;
 
 pub use dfs::{Answer, Tuning};
-pub use root::{pool_max, relaxed_max, relaxed_reaches, solve, solve_all, Solution, SolveConfig};
+pub use root::{
+    deadline_after, pool_max, relaxed_max, relaxed_reaches, solve, solve_all, Solution, SolveConfig,
+};

@@ -9,6 +9,7 @@ use super::bounds::{upper_bound, BoundSet};
 use super::dfs::Answer;
 use super::root::ask_relaxed;
 use crate::state::{Deal, State};
+use std::time::Instant;
 
 /// The first relaxation that rules the perfect score out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -79,6 +80,16 @@ pub const REASON_NODES: u64 = 2_000_000;
 /// when the position is over, in endless mode, or when the pool game or the relaxed game was
 /// not decided within `node_limit` nodes.
 pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossReason> {
+    loss_reason_until(deal, state, node_limit, None)
+}
+
+/// [`loss_reason`], giving up (`None`) at `deadline`: a command's time limit covers it too.
+pub fn loss_reason_until(
+    deal: &Deal,
+    state: &State,
+    node_limit: u64,
+    deadline: Option<Instant>,
+) -> Option<LossReason> {
     if state.is_over() || deal.rules.endless {
         return None;
     }
@@ -103,7 +114,7 @@ pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossRe
     }
     // Can the pool game (`true`) or the relaxed game reach the perfect score?
     let ask = |pool| {
-        ask_relaxed(deal, state, pool, node_limit, |searcher, root| {
+        ask_relaxed(deal, state, pool, node_limit, deadline, |searcher, root| {
             searcher.reach(root, perfect)
         })
     };

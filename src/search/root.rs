@@ -284,6 +284,12 @@ fn greedy(deal: &Deal, state: &State, merge: bool) -> (u8, Vec<Action>) {
     (s.score(&deal.rules), line)
 }
 
+/// The instant `limit` after `start`, or `None` (no deadline) for no limit or one so far away
+/// that no clock can name it (`--time-limit 1e19`).
+pub fn deadline_after(start: Instant, limit: Option<Duration>) -> Option<Instant> {
+    limit.and_then(|d| start.checked_add(d))
+}
+
 /// The best final score from `state` under `deal`, with a line that reaches it.
 ///
 /// The answer does not depend on `config.threads`; only speed and node counts do.
@@ -354,7 +360,7 @@ fn solve_with(
         table,
         tuning: config.tuning,
         stop: &stop,
-        deadline: config.time_limit.map(|d| start + d),
+        deadline: deadline_after(start, config.time_limit),
         node_limit: u64::MAX,
         nodes: &nodes,
     };
@@ -542,7 +548,7 @@ fn solve_with(
             // open: most deals are settled by them in far fewer nodes than a beam takes.
             if lo < hi && !stop.load(Ordering::Relaxed) {
                 let width = (round_budget / BEAM_NODES_PER_WIDTH).clamp(1, MAX_BEAM) as usize;
-                let found = beam(deal, state, width, hi, config.tuning);
+                let found = beam(deal, state, width, hi, config.tuning, ctx.deadline);
                 nodes.fetch_add(found.nodes, Ordering::Relaxed);
                 if found.score > lo {
                     lo = found.score;
@@ -590,7 +596,7 @@ pub fn pool_max(deal: &Deal, state: &State) -> Option<u8> {
 
 /// [`relaxed_max`], or with `pool` [`pool_max`]: the highest score not refuted.
 fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
-    ask_relaxed(deal, state, pool, u64::MAX, |searcher, root| {
+    ask_relaxed(deal, state, pool, u64::MAX, None, |searcher, root| {
         let mut k = deal.rules.perfect_score();
         while k > 0 && searcher.reach(root, k) == Answer::No {
             k -= 1;
@@ -602,20 +608,21 @@ fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
 /// Whether the relaxed game (with `pool`, the pool game) from `state` can reach `goal`, or
 /// `None` where it does not apply. Exposed for tests.
 pub fn relaxed_reaches(deal: &Deal, state: &State, goal: &Goal, pool: bool) -> Option<bool> {
-    ask_relaxed(deal, state, pool, u64::MAX, |searcher, root| {
+    ask_relaxed(deal, state, pool, u64::MAX, None, |searcher, root| {
         searcher.goal = *goal;
         searcher.reach(root, goal.total()) == Answer::Yes
     })
 }
 
 /// Puts `question` to a search of the relaxed game (with `pool`, the pool game) alone from
-/// `state`, given the relaxed root: its own table, no time limit, at most `node_limit` nodes.
-/// `None` where the relaxation does not apply (or the game is over).
+/// `state`, given the relaxed root: its own table, at most `node_limit` nodes, stopped at
+/// `deadline`. `None` where the relaxation does not apply (or the game is over).
 pub(crate) fn ask_relaxed<R>(
     deal: &Deal,
     state: &State,
     pool: bool,
     node_limit: u64,
+    deadline: Option<Instant>,
     question: impl FnOnce(&mut Searcher, &State) -> R,
 ) -> Option<R> {
     let applies = if pool {
@@ -634,7 +641,7 @@ pub(crate) fn ask_relaxed<R>(
         tuning: Tuning::FULL,
         stop: &never,
         done: &never,
-        deadline: None,
+        deadline,
         node_limit,
         relaxed: true,
         pool,
