@@ -110,6 +110,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether the search must stop: `stop` is set, or the deadline has passed (which sets it).
+    fn past_limit(&self) -> bool {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// `reach` with the first `depth` plies searched in parallel.
     fn reach_split(&self, state: &State, k: u8, depth: u32, done: &AtomicBool) -> Answer {
         if depth == 0 || state.is_over() {
@@ -129,7 +137,12 @@ impl<'a> Ctx<'a> {
         let answers: Vec<Answer> = children
             .par_iter()
             .map(|(_, child)| {
-                if found.load(Ordering::Relaxed) || done.load(Ordering::Relaxed) {
+                // A leaf search looks at the clock only every thousand nodes, and a split
+                // question has thousands of leaves: each looks once before it starts.
+                if found.load(Ordering::Relaxed)
+                    || done.load(Ordering::Relaxed)
+                    || self.past_limit()
+                {
                     return Answer::Stopped;
                 }
                 let answer = share.reach_split(child, k, depth - 1, &found);
