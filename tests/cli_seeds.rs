@@ -1,6 +1,6 @@
 //! The `seeds` command, run as a program on 4-player seeds (each solves in milliseconds): output
-//! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, and bad
-//! input.
+//! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, undecided
+//! seeds, and bad input.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -417,4 +417,130 @@ fn solve_says_why_a_deal_is_lost() {
     assert!(text.contains("Why 25 is out of reach: "), "{text}");
     let won = json(&run(&["solve", "p2v0s1", "--json", "--threads", "1"]));
     assert!(won.get("reason").is_none());
+}
+
+/// With a node limit so small that some seeds stop undecided, their records say `"winnable":
+/// null` (`false` only for a seed proven not winnable), and every summary counts them as
+/// undecided, never as not winnable; files that hold `false` for undecided seeds (as older
+/// versions wrote) give the same summaries and resume as before.
+#[test]
+fn undecided_seeds_are_neither_winnable_nor_not() {
+    let f = Temp::new("undecided.jsonl");
+    let args = [
+        "--players",
+        "2",
+        "--variant",
+        "black",
+        "--count",
+        "20",
+        "--max-nodes",
+        "1000",
+        "--out",
+        f.path(),
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let run = json(&seeds(&with_json));
+    let records = f.records();
+    assert_eq!(records.len(), 20);
+    let (mut winnable, mut not_winnable, mut undecided, mut maybe) = (0, 0, 0, 0);
+    for r in &records {
+        let proven = r["proven"].as_bool().unwrap();
+        let perfect = r["perfect_score"].as_u64().unwrap();
+        let (lo, hi) = (
+            r["lower_bound"].as_u64().unwrap(),
+            r["upper_bound"].as_u64().unwrap(),
+        );
+        let want = if lo == perfect {
+            serde_json::json!(true)
+        } else if hi < perfect {
+            serde_json::json!(false)
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(r["winnable"], want, "{r}");
+        match (proven, lo == perfect) {
+            (true, true) => winnable += 1,
+            (true, false) => not_winnable += 1,
+            (false, _) => undecided += 1,
+        }
+        if r["winnable"].is_null() {
+            maybe += 1;
+        }
+    }
+    assert!(
+        maybe > 0,
+        "no seed undecided with 25 in reach: the test shows nothing"
+    );
+    let summaries = [
+        run,
+        json(&seeds(&with_json)),
+        json(&seeds(&["--summarize", f.path(), "--json"])),
+    ];
+    for s in &summaries {
+        let counts: Vec<u64> = [
+            "seeds",
+            "winnable",
+            "not_winnable",
+            "undecided",
+            "maybe_winnable",
+        ]
+        .map(|k| s[k].as_u64().unwrap())
+        .to_vec();
+        assert_eq!(
+            counts,
+            [20, winnable, not_winnable, undecided, maybe],
+            "{s}"
+        );
+        assert_eq!(
+            s["winnable_share"],
+            serde_json::json!(winnable as f64 / 20.0)
+        );
+        assert_eq!(
+            s["winnable_share_max"],
+            serde_json::json!((winnable + maybe) as f64 / 20.0)
+        );
+        let counted: u64 = s["loss_reasons"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(counted, not_winnable);
+    }
+    for text in [ok(&seeds(&args)), ok(&seeds(&["--summarize", f.path()]))] {
+        assert!(
+            text.contains(&format!("Not winnable (proven): {not_winnable}\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "Undecided (a limit stopped the search): {undecided}, of which {maybe} may still \
+                 be winnable"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("counted as not winnable"), "{text}");
+    }
+
+    // The same file as older versions wrote it: `false` for every seed not proven winnable.
+    let old = Temp::new("undecided-old.jsonl");
+    std::fs::write(
+        &old.0,
+        f.text().replace("\"winnable\":null", "\"winnable\":false"),
+    )
+    .unwrap();
+    assert!(!old.text().contains("null"));
+    let mut s = json(&seeds(&["--summarize", old.path(), "--json"]));
+    s["files"] = summaries[2]["files"].clone();
+    assert_eq!(s, summaries[2]);
+    let mut resumed = args.to_vec();
+    let n = resumed.len();
+    resumed[n - 1] = old.path();
+    resumed.push("--json");
+    let r = json(&seeds(&resumed));
+    assert_eq!(r["already_done"].as_u64(), Some(20));
+    for key in ["winnable", "not_winnable", "undecided", "maybe_winnable"] {
+        assert_eq!(r[key], summaries[0][key], "{key}");
+    }
 }

@@ -58,9 +58,9 @@ pub struct SeedsArgs {
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Append one JSON line per seed to this file as each finishes (seed, deck, max_score,
-    /// winnable, proven, bounds, nodes, seconds, and for a seed proven not winnable the reason).
-    /// If the file exists, the seeds it holds are skipped, so an interrupted run is resumed by
-    /// running it again.
+    /// winnable (null when undecided), proven, bounds, nodes, seconds, and for a seed proven not
+    /// winnable the reason). If the file exists, the seeds it holds are skipped, so an
+    /// interrupted run is resumed by running it again.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -205,57 +205,76 @@ fn percent(x: f64) -> String {
 
 /// The figures of a summary as text (the first lines, which say what was summarised, are the
 /// caller's).
-fn print_summary(s: &Summary) {
+fn print_summary(w: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
     let [lo, hi] = s.winnable_ci95;
-    println!(
-        "Winnable: {} of {} ({}; 95% Wilson interval {} to {})",
+    writeln!(
+        w,
+        "Winnable (proven): {} of {} ({}; 95% Wilson interval {} to {})",
         s.winnable,
         s.seeds,
         percent(s.winnable_share),
         percent(lo),
         percent(hi)
-    );
-    println!("Not winnable (proven): {}", s.not_winnable);
+    )?;
+    writeln!(w, "Not winnable (proven): {}", s.not_winnable)?;
     if s.undecided > 0 {
-        println!(
-            "Undecided (a limit stopped the search): {}, of which {} may still be winnable \
-             (counted as not winnable above)",
-            s.undecided, s.maybe_winnable
-        );
+        let out_of_reach = s.undecided - s.maybe_winnable;
+        writeln!(
+            w,
+            "Undecided (a limit stopped the search): {}, of which {} may still be winnable{}",
+            s.undecided,
+            s.maybe_winnable,
+            if out_of_reach > 0 {
+                format!(
+                    " (the other {out_of_reach} cannot be won, but their maximum score is not \
+                     proven)"
+                )
+            } else {
+                String::new()
+            }
+        )?;
+        writeln!(
+            w,
+            "  so the winnable share is between {} and {}",
+            percent(s.winnable_share),
+            percent(s.winnable_share_max)
+        )?;
     } else {
-        println!("Undecided: 0");
+        writeln!(w, "Undecided: 0")?;
     }
     if !s.histogram.is_empty() {
-        println!("Maximum scores (decided seeds):");
+        writeln!(w, "Maximum scores (decided seeds):")?;
         let decided = (s.seeds - s.undecided) as f64;
         for (score, n) in s.histogram.iter().rev() {
-            println!("  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided));
+            writeln!(w, "  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided))?;
         }
     }
     if !s.loss_reasons.is_empty() {
-        println!("Why the seeds proven not winnable are lost (the first test that rules the perfect score out):");
+        writeln!(w, "Why the seeds proven not winnable are lost (the first test that rules the perfect score out):")?;
         for reason in LossReason::ALL {
             if let Some(n) = s.loss_reasons.get(reason.name()) {
-                println!("  {n:>8}  {:<12} {}", reason.name(), reason.describe());
+                writeln!(w, "  {n:>8}  {:<12} {}", reason.name(), reason.describe())?;
             }
         }
         for (name, n) in &s.loss_reasons {
             if !LossReason::ALL.iter().any(|r| r.name() == name) {
-                println!("  {n:>8}  {name:<12} not found within the node limit");
+                writeln!(w, "  {n:>8}  {name:<12} not found within the node limit")?;
             }
         }
     }
     if let Some(mean) = s.mean_max_score {
-        println!(
+        writeln!(
+            w,
             "Mean maximum score: {mean:.3} of {} (over {} decided seeds)",
             s.perfect_score.unwrap_or(0),
             s.seeds - s.undecided
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        w,
         "Time per seed: median {:.4} s, p99 {:.4} s, max {:.4} s (total {:.1} s)",
         s.median_seconds, s.p99_seconds, s.max_seconds, s.total_seconds
-    );
+    )
 }
 
 fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
@@ -311,7 +330,7 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
             records - entries.len()
         );
     }
-    print_summary(&summary);
+    print_summary(&mut std::io::stdout(), &summary)?;
     if let Some(rate) = summary.seeds_per_thread_second {
         println!("Speed: {rate:.1} seeds/s per thread (solving time only)");
     }
@@ -472,7 +491,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     continue;
                 }
             }
-            if record.outcome.winnable {
+            if record.outcome.proven_winnable() {
                 winnable += 1;
             }
             new.push(record.entry());
@@ -531,7 +550,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         }
         None => println!("  {solved_now} solved now"),
     }
-    print_summary(&summary);
+    print_summary(&mut std::io::stdout(), &summary)?;
     match seeds_per_second {
         Some(rate) => println!(
             "Speed: {rate:.1} seeds/s ({threads} thread{}, wall clock {wall:.1} s){}",
