@@ -404,6 +404,28 @@ impl Shard {
     pub fn contains(&self, i: u64, from: u64) -> bool {
         (i - from) % self.count + 1 == self.index
     }
+
+    /// How many of the seed numbers `from..=last` are in this slice (0 when `last < from`;
+    /// `u64::MAX` for the one count that does not fit, all of `0..=u64::MAX`).
+    pub fn len(&self, from: u64, last: u64) -> u64 {
+        match last.checked_sub(from) {
+            Some(span) if self.index - 1 <= span => {
+                ((span - (self.index - 1)) / self.count).saturating_add(1)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The seed numbers of `from..=last` in this slice, in order, without visiting the others.
+    pub fn numbers(&self, from: u64, last: u64) -> impl Iterator<Item = u64> {
+        let first = from
+            .checked_add(self.index - 1)
+            .filter(|&first| first <= last);
+        let step = self.count;
+        std::iter::successors(first, move |&i| {
+            i.checked_add(step).filter(|&next| next <= last)
+        })
+    }
 }
 
 impl FromStr for Shard {

@@ -324,6 +324,41 @@ fn old_lines_with_false_for_undecided_seeds_read_as_undecided() {
 }
 
 #[test]
+fn a_shard_lists_its_numbers_without_visiting_the_others() {
+    for (shard, from, last) in [
+        ("1/1", 1, 6),
+        ("2/3", 10, 19),
+        ("3/3", 10, 11),
+        ("1/4", 5, 5),
+        ("4/4", 0, 100),
+    ] {
+        let s: Shard = shard.parse().unwrap();
+        let want: Vec<u64> = (from..=last).filter(|&i| s.contains(i, from)).collect();
+        assert_eq!(s.numbers(from, last).collect::<Vec<_>>(), want, "{shard}");
+        assert_eq!(s.len(from, last), want.len() as u64, "{shard}");
+    }
+    let top = u64::MAX;
+    // 2^64 numbers: the one count that does not fit.
+    assert_eq!(Shard::ALL.len(0, top), top);
+    assert_eq!(Shard::ALL.numbers(0, top).nth(5), Some(5));
+    assert_eq!(Shard::ALL.len(top, top), 1);
+    assert_eq!(Shard::ALL.numbers(top, top).collect::<Vec<_>>(), [top]);
+    let half: Shard = "2/2".parse().unwrap();
+    assert_eq!(half.len(0, top), 1 << 63);
+    assert_eq!(
+        half.numbers(top - 3, top).collect::<Vec<_>>(),
+        [top - 2, top]
+    );
+    let far = Shard {
+        index: top,
+        count: top,
+    };
+    assert_eq!(far.len(1, 5), 0);
+    assert_eq!(far.len(0, top), 1);
+    assert_eq!(far.numbers(0, top).collect::<Vec<_>>(), [top - 1]);
+}
+
+#[test]
 fn shards_split_a_range_into_disjoint_slices() {
     for bad in ["0/3", "4/3", "a/b", "1/0", "3", "", "1/3/4", "-1/3"] {
         let err = bad.parse::<Shard>().unwrap_err();

@@ -3,8 +3,10 @@
 //! seeds, and bad input.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Output;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -371,6 +373,17 @@ fn bad_input_is_a_one_line_error() {
         let err = fails(&args);
         assert!(err.contains(want), "{args:?}: {err}");
     }
+    // Starting 65536 threads took minutes.
+    let err = common::fails(&[
+        "seeds",
+        "--players",
+        "4",
+        "--count",
+        "3",
+        "--threads",
+        "65536",
+    ]);
+    assert!(err.contains("--threads must be at most 1024"), "{err}");
 }
 
 /// Seeds proven not winnable carry a reason in their records, and the summary counts them.
@@ -542,5 +555,191 @@ fn undecided_seeds_are_neither_winnable_nor_not() {
     assert_eq!(r["already_done"].as_u64(), Some(20));
     for key in ["winnable", "not_winnable", "undecided", "maybe_winnable"] {
         assert_eq!(r[key], summaries[0][key], "{key}");
+    }
+}
+
+/// The binary started with `args` in `dir` (or here), its standard output and error piped.
+fn spawn(args: &[&str], dir: Option<&Path>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    cmd.spawn().expect("the binary starts")
+}
+
+/// Waits for `child` at most `secs` seconds: its output, or `None` (after killing it) when it
+/// took longer.
+fn wait_within(mut child: Child, secs: u64) -> Option<Output> {
+    // Read both pipes meanwhile, so that a child writing much never blocks on a full pipe.
+    let pipe = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = pipe(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = pipe(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(Output {
+                status,
+                stdout: stdout.join().unwrap(),
+                stderr: stderr.join().unwrap(),
+            });
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Runs `seeds ARGS`, which must end within `secs` seconds.
+fn seeds_within(args: &[&str], dir: Option<&Path>, secs: u64) -> Output {
+    let mut all = vec!["seeds"];
+    all.extend_from_slice(args);
+    wait_within(spawn(&all, dir), secs)
+        .unwrap_or_else(|| panic!("{all:?} took more than {secs} s (hangs?)"))
+}
+
+/// Every numeric option at 0, -1, the largest u64, 1e19, 1e30, NaN and inf (as a separate
+/// argument and after `=`) gives a run or a one-line error: never a panic, never a hang (a time
+/// limit of 1e19 s or 1e30 s panicked, and --count or --threads of 2^64 - 1 ran for minutes).
+#[test]
+fn numeric_options_at_their_edges_never_panic() {
+    let options = [
+        "--from",
+        "--count",
+        "--threads",
+        "--tt-mb",
+        "--time-limit",
+        "--max-nodes",
+        "--shard",
+    ];
+    let mut values = vec![
+        "0",
+        "-1",
+        "18446744073709551615",
+        "1e19",
+        "1e30",
+        "NaN",
+        "inf",
+    ];
+    let shards = [
+        "1/18446744073709551615",
+        "18446744073709551615/18446744073709551615",
+        "1/0",
+        "0/0",
+        "-1/2",
+        "NaN/inf",
+    ];
+    for option in options {
+        if option == "--shard" {
+            values.extend(shards);
+        }
+        let base: Vec<&str> = [
+            ("--players", "4"),
+            ("--count", "1"),
+            ("--max-nodes", "1000"),
+            ("--threads", "1"),
+        ]
+        .into_iter()
+        .filter(|(o, _)| *o != option)
+        .flat_map(|(o, v)| [o, v])
+        .collect();
+        for value in &values {
+            let joined = format!("{option}={value}");
+            for tail in [vec![option, *value], vec![joined.as_str()]] {
+                let mut args = base.clone();
+                args.extend(&tail);
+                let out = seeds_within(&args, None, 60);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+                let code = out.status.code();
+                assert!(
+                    matches!(code, Some(0..=2)),
+                    "{args:?}: exit {code:?}: {stderr}"
+                );
+                if code == Some(0) {
+                    let stdout = String::from_utf8_lossy(&out.stdout);
+                    assert!(stdout.starts_with("Seeds: "), "{args:?}: {stdout}");
+                } else {
+                    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+                    assert!(
+                        lines.len() == 1 && lines[0].starts_with("error: "),
+                        "{args:?}: {stderr:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What the largest values of --count and --threads are told.
+#[test]
+fn too_many_seeds_or_threads_are_refused_at_once() {
+    for (option, want) in [
+        (
+            "--count",
+            "split the range with --from and --count, or with --shard",
+        ),
+        ("--threads", "--threads must be at most 1024"),
+    ] {
+        let mut args = vec!["--players", "4", "--count", "1", "--threads", "1"];
+        let at = args.iter().position(|a| *a == option).unwrap();
+        args[at + 1] = "18446744073709551615";
+        let out = seeds_within(&args, None, 60);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(want),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A shard of a huge range is fine when it is small.
+    let v = json(&seeds_within(
+        &[
+            "--players",
+            "4",
+            "--count",
+            "18446744073709551615",
+            "--shard",
+            "2/18446744073709551615",
+            "--json",
+        ],
+        None,
+        60,
+    ));
+    assert_eq!(v["seeds"].as_u64(), Some(1));
+}
+
+/// A time limit beyond any deadline (here 1e19 s and 1e30 s) is taken as 100 years: the run
+/// solves the seeds, as with no limit.
+#[test]
+fn a_huge_time_limit_is_no_limit() {
+    for limit in ["1e19", "1e30", "18446744073709551615"] {
+        let v = json(&seeds(&[
+            "--players",
+            "4",
+            "--count",
+            "3",
+            "--time-limit",
+            limit,
+            "--json",
+        ]));
+        assert_eq!(
+            (v["seeds"].as_u64(), v["undecided"].as_u64()),
+            (Some(3), Some(0)),
+            "{limit}"
+        );
     }
 }

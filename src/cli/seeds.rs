@@ -43,7 +43,8 @@ pub struct SeedsArgs {
     pub shard: Option<String>,
     #[command(flatten)]
     pub game: GameArgs,
-    /// Seeds solved at once (default: all cores). Each seed is solved with one thread.
+    /// Seeds solved at once (default: all cores, at most 1024). Each seed is solved with one
+    /// thread.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Memory cap of each seed's transposition table, in MiB. Smaller than solve's default
@@ -51,7 +52,7 @@ pub struct SeedsArgs {
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     pub tt_mb: usize,
     /// Stop each seed after this many seconds; it then counts as undecided, with the bounds
-    /// proven so far.
+    /// proven so far. A limit beyond 100 years is taken as 100 years.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
@@ -110,6 +111,15 @@ fn solve_seed(
         outcome,
     })
 }
+
+/// The most seeds one run solves: the numbers still to do are listed in memory.
+const MAX_RUN_SEEDS: u64 = 100_000_000;
+
+/// The most seeds solved at once.
+const MAX_THREADS: usize = 1024;
+
+/// The longest time limit: far beyond any run, and far from overflowing a deadline.
+const LONGEST_TIME_LIMIT: Duration = Duration::from_secs(100 * 365 * 86_400);
 
 /// Opens `--out` for appending after reading the records it holds (all of which must be of
 /// `game`); an incomplete last line left by an interrupted run is cut off.
@@ -353,17 +363,28 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         Some(s) => s.parse::<Shard>()?,
         None => Shard::ALL,
     };
+    let in_run = shard.len(from, last);
+    if in_run > MAX_RUN_SEEDS {
+        bail!(
+            "this run would solve {in_run} seeds, more than the {MAX_RUN_SEEDS} one run takes; \
+             split the range with --from and --count, or with --shard"
+        );
+    }
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => bail!("--threads must be at most {MAX_THREADS}"),
         Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     if args.tt_mb == 0 {
         bail!("--tt-mb must be at least 1");
     }
     let time_limit = match args.time_limit {
         None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) if t.is_finite() && t > 0.0 => Some(
+            Duration::try_from_secs_f64(t)
+                .map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)),
+        ),
         Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
     };
     let config = SolveConfig {
@@ -374,11 +395,9 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         ..SolveConfig::default()
     };
 
-    let name: Box<dyn Fn(u64) -> String> = match &args.prefix {
-        Some(prefix) => {
-            let prefix = prefix.clone();
-            Box::new(move |i| format!("{prefix}{i}"))
-        }
+    // Seed number i is named {prefix}{i}.
+    let prefix = match &args.prefix {
+        Some(prefix) => prefix.clone(),
         None => {
             let players = args.game.players.context(
                 "say how many players with --players (the seeds are hanab.live's \
@@ -391,8 +410,14 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     variant.name
                 )
             })?;
-            Box::new(move |i| format!("p{players}v{id}s{i}"))
+            format!("p{players}v{id}s")
         }
+    };
+    let name = |i: u64| format!("{prefix}{i}");
+    // The number of a seed of this run (of the range and the shard), from its name.
+    let number = |seed: &str| {
+        let i: u64 = seed.strip_prefix(prefix.as_str())?.parse().ok()?;
+        (from <= i && i <= last && shard.contains(i, from) && name(i) == seed).then_some(i)
     };
     let (first_seed, last_seed) = (name(from), name(last));
     let rules = args.game.rules_for_seed(&first_seed)?;
@@ -402,10 +427,6 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         );
     }
     let game = Game::of(&rules);
-    let selected: Vec<String> = (from..=last)
-        .filter(|&i| shard.contains(i, from))
-        .map(&name)
-        .collect();
 
     let (mut out, old) = match &args.out {
         Some(path) => {
@@ -414,35 +435,31 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         }
         None => (None, Vec::new()),
     };
-    let wanted: HashSet<&str> = selected.iter().map(String::as_str).collect();
-    let outside = old
-        .iter()
-        .filter(|e| !wanted.contains(e.seed.as_str()))
-        .count();
+    let outside = old.iter().filter(|e| number(&e.seed).is_none()).count();
     let old: Vec<Entry> = old
         .into_iter()
-        .filter(|e| wanted.contains(e.seed.as_str()))
+        .filter(|e| number(&e.seed).is_some())
         .collect();
     let old = batch::unique(old)?;
-    let done: HashSet<&str> = old.iter().map(|e| e.seed.as_str()).collect();
-    let todo: Vec<&str> = selected
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !done.contains(s))
+    let done: HashSet<u64> = old.iter().filter_map(|e| number(&e.seed)).collect();
+    let todo: Vec<u64> = shard
+        .numbers(from, last)
+        .filter(|i| !done.contains(i))
         .collect();
     let out_name = args.out.as_ref().map(|p| p.display().to_string());
     if !done.is_empty() {
         eprintln!(
-            "{} of the {} seeds are already done in {}; solving the other {}",
+            "{} of the {in_run} seeds are already done in {}; solving the other {}",
             done.len(),
-            selected.len(),
             out_name.as_deref().unwrap_or_default(),
             todo.len()
         );
     }
 
+    // No more workers than seeds to solve.
+    let workers = threads.min(todo.len()).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers)
         .build()
         .context("starting the worker threads")?;
     let start = Instant::now();
@@ -453,18 +470,18 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     let mut new: Vec<Entry> = Vec::new();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
-        let (todo, next, stop, rules, game, config, pool) =
-            (&todo, &next, &stop, &rules, &game, &config, &pool);
+        let (todo, next, stop, rules, game, config, pool, name) =
+            (&todo, &next, &stop, &rules, &game, &config, &pool, &name);
         scope.spawn(move || {
             // One long-lived task per worker, each taking the next seed: a worker that waits
             // for its seed's search never starts another seed meanwhile.
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(seed) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if tx.send(solve_seed(seed, rules, game, config)).is_err() {
+                    if tx.send(solve_seed(&name(i), rules, game, config)).is_err() {
                         break;
                     }
                 }
@@ -510,6 +527,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     entries.extend(new);
     let summary = Summary::of(&entries);
     let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
+    let mut w = std::io::stdout();
     if args.json {
         let report = RunReport {
             game: &game,
@@ -519,7 +537,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
             out: out_name,
             already_done,
             solved_now,
-            threads,
+            threads: workers,
             tt_mb: args.tt_mb,
             time_limit: args.time_limit,
             max_nodes: args.max_nodes,
@@ -527,40 +545,46 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
             seeds_per_second,
             summary: &summary,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(w, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        w,
         "Seeds: {}, {first_seed} to {last_seed}{} ({game})",
         summary.seeds,
         match &args.shard {
             Some(_) => format!(", shard {shard}"),
             None => String::new(),
         }
-    );
+    )?;
     match &out_name {
         Some(path) => {
-            println!("  {solved_now} solved now, {already_done} already done in {path}");
+            writeln!(
+                w,
+                "  {solved_now} solved now, {already_done} already done in {path}"
+            )?;
             if outside > 0 {
-                println!(
+                writeln!(
+                    w,
                     "  ({path} also holds {outside} records of other seeds; --summarize {path} \
                      covers them all)"
-                );
+                )?;
             }
         }
-        None => println!("  {solved_now} solved now"),
+        None => writeln!(w, "  {solved_now} solved now")?,
     }
-    print_summary(&mut std::io::stdout(), &summary)?;
+    print_summary(&mut w, &summary)?;
     match seeds_per_second {
-        Some(rate) => println!(
-            "Speed: {rate:.1} seeds/s ({threads} thread{}, wall clock {wall:.1} s){}",
-            if threads == 1 { "" } else { "s" },
+        Some(rate) => writeln!(
+            w,
+            "Speed: {rate:.1} seeds/s ({workers} thread{}, wall clock {wall:.1} s){}",
+            if workers == 1 { "" } else { "s" },
             match summary.seeds_per_thread_second {
                 Some(r) => format!("; {r:.1} seeds/s per thread of solving time"),
                 None => String::new(),
             }
-        ),
-        None => println!("Speed: nothing was solved now"),
+        )?,
+        None => writeln!(w, "Speed: nothing was solved now")?,
     }
     Ok(())
 }
