@@ -1,8 +1,8 @@
 //! The `seeds` command, run as a program on 4-player seeds (each solves in milliseconds): output
 //! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, undecided
-//! seeds, and bad input.
+//! seeds, bad input, the lock on `--out`, `--out -`, and pipes and FIFOs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -741,5 +741,226 @@ fn a_huge_time_limit_is_no_limit() {
             (Some(3), Some(0)),
             "{limit}"
         );
+    }
+}
+
+/// The seeds of JSON lines, checking that each line is a record.
+fn seeds_of_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let r: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?} is no record"));
+            r["seed"]
+                .as_str()
+                .expect("a record names its seed")
+                .to_string()
+        })
+        .collect()
+}
+
+/// A second run writing an --out file that a run holds (the lock taken here, as a run takes it)
+/// is refused with one line and leaves the file alone; once the lock is released it resumes,
+/// and the file holds one line per seed.
+#[test]
+fn a_second_writer_is_refused_while_the_lock_is_held() {
+    let f = Temp::new("locked.jsonl");
+    ok(&seeds_owned(&range_with(&["--out", f.path()])));
+    let before = f.text();
+    let holder = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(&f.0)
+        .unwrap();
+    holder.lock().unwrap();
+    let eight = [
+        "--players",
+        "4",
+        "--from",
+        "1",
+        "--count",
+        "8",
+        "--out",
+        f.path(),
+    ]
+    .map(String::from);
+    let err = fails(&eight);
+    assert!(
+        err.contains(&format!(
+            "{} is being written by another seeds run (it holds the file's lock); wait for it or \
+             choose another --out",
+            f.path()
+        )),
+        "{err}"
+    );
+    assert_eq!(f.text(), before);
+    // --summarize only reads: the lock does not stop it.
+    let s = json(&seeds(&["--summarize", f.path(), "--json"]));
+    assert_eq!(s["seeds"].as_u64(), Some(6));
+    drop(holder);
+    ok(&seeds_owned(&eight));
+    let names = seeds_of_lines(&f.text());
+    assert_eq!(names.len(), 8);
+    assert_eq!(names.iter().collect::<BTreeSet<_>>().len(), 8);
+}
+
+/// Two runs started at once on one --out file: the second is refused while the first runs, and
+/// the file ends with one line per seed.
+#[test]
+fn two_runs_at_once_write_each_seed_once() {
+    let f = Temp::new("twice.jsonl");
+    let args = [
+        "seeds",
+        "--players",
+        "2",
+        "--variant",
+        "black",
+        "--count",
+        "40",
+        "--max-nodes",
+        "300000",
+        "--threads",
+        "1",
+        "--out",
+        f.path(),
+    ];
+    let mut first = spawn(&args, None);
+    // Wait until the first run has written a line: it holds the lock then.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&f.0).is_ok_and(|t| t.contains('\n')) {
+        if first.try_wait().unwrap().is_some() || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = wait_within(spawn(&args, None), 120).expect("the second run ends");
+    let first_still_runs = first.try_wait().unwrap().is_none();
+    let first = wait_within(first, 120).expect("the first run ends");
+    ok(&first);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    if first_still_runs {
+        assert!(!second.status.success(), "second run not refused: {err}");
+    }
+    if !second.status.success() {
+        assert!(
+            err.trim_end().lines().count() == 1
+                && err.contains("is being written by another seeds run"),
+            "{err}"
+        );
+    }
+    let names = seeds_of_lines(&f.text());
+    assert_eq!(names.len(), 40, "{}", f.text());
+    assert_eq!(names.iter().collect::<BTreeSet<_>>().len(), 40);
+}
+
+/// `--out -` writes the JSON lines to standard output and the summary to standard error (text
+/// or --json); no file named `-` is made.
+#[test]
+fn out_dash_streams_the_lines_to_stdout() {
+    let dir = Temp::new("dash-dir");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    for json_summary in [false, true] {
+        let mut args = vec![
+            "--threads",
+            "2",
+            "--players",
+            "4",
+            "--count",
+            "5",
+            "--out",
+            "-",
+        ];
+        if json_summary {
+            args.push("--json");
+        }
+        let out = seeds_within(&args, Some(&dir.0), 60);
+        let stdout = ok(&out);
+        let names = seeds_of_lines(&stdout);
+        assert_eq!(
+            names.iter().collect::<BTreeSet<_>>(),
+            (1..=5)
+                .map(|i| format!("p4v0s{i}"))
+                .collect::<BTreeSet<_>>()
+                .iter()
+                .collect()
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if json_summary {
+            let v: serde_json::Value = serde_json::from_str(&stderr).expect("JSON on stderr");
+            assert_eq!(v["seeds"].as_u64(), Some(5));
+            assert_eq!(v["out"], "-");
+        } else {
+            assert!(stderr.starts_with("Seeds: 5, p4v0s1 to p4v0s5"), "{stderr}");
+            assert!(stderr.contains("written to standard output"), "{stderr}");
+        }
+        assert!(!dir.0.join("-").exists(), "a file named - was made");
+    }
+    let _ = std::fs::remove_dir(&dir.0);
+}
+
+/// `--out /dev/stdout` with standard output a pipe (as in `seeds --out /dev/stdout | cat`) is
+/// written, not read back (reading the pipe to resume never ended); the summary goes to standard
+/// error.
+#[test]
+fn out_dev_stdout_into_a_pipe_is_written_not_read() {
+    let out = seeds_within(
+        &[
+            "--threads",
+            "2",
+            "--players",
+            "4",
+            "--count",
+            "4",
+            "--out",
+            "/dev/stdout",
+        ],
+        None,
+        60,
+    );
+    let stdout = ok(&out);
+    assert_eq!(seeds_of_lines(&stdout).len(), 4, "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Seeds: 4,"), "{stderr}");
+}
+
+/// An --out FIFO is written without being read back (reading it to resume never ended) or
+/// locked, each run writing every seed; the summary stays on standard output.
+#[cfg(unix)]
+#[test]
+fn out_to_a_fifo_is_written_without_resuming() {
+    let fifo = Temp::new("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo.0).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    for _ in 0..2 {
+        let path = fifo.0.clone();
+        let reader = std::thread::spawn(move || std::fs::read_to_string(path));
+        let child = spawn(
+            &[
+                "seeds",
+                "--threads",
+                "2",
+                "--players",
+                "4",
+                "--count",
+                "3",
+                "--out",
+                fifo.path(),
+            ],
+            None,
+        );
+        let Some(out) = wait_within(child, 60) else {
+            // Let the reader's open return, then fail.
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo.0));
+            let _ = reader.join();
+            panic!("seeds --out FIFO took more than 60 s (hangs?)");
+        };
+        let stdout = ok(&out);
+        assert!(stdout.starts_with("Seeds: 3,"), "{stdout}");
+        assert!(stdout.contains("3 solved now"), "{stdout}");
+        let lines = reader.join().unwrap().unwrap();
+        assert_eq!(seeds_of_lines(&lines).len(), 3, "{lines}");
     }
 }

@@ -1,10 +1,16 @@
 //! `hanabi-solver seeds`: solves a range of seeds in parallel (one seed per thread), appends a
 //! JSON line per seed to `--out` as each finishes (skipping seeds the file already holds), and
 //! prints a summary; `--summarize` rebuilds the summary from such files.
+//!
+//! A regular `--out` file is locked (an exclusive advisory lock, `flock` on Unix) for the whole
+//! run, so that a second run writing it at once is refused instead of solving the same seeds
+//! again and doubling their lines. `--out -` streams the lines to standard output (the summary
+//! then goes to standard error), and an `--out` that is not a regular file (a pipe, a FIFO,
+//! /dev/stdout) is written without being read back or locked.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::fs::{File, Metadata, OpenOptions, TryLockError};
+use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -61,7 +67,9 @@ pub struct SeedsArgs {
     /// Append one JSON line per seed to this file as each finishes (seed, deck, max_score,
     /// winnable (null when undecided), proven, bounds, nodes, seconds, and for a seed proven not
     /// winnable the reason). If the file exists, the seeds it holds are skipped, so an
-    /// interrupted run is resumed by running it again.
+    /// interrupted run is resumed by running it again. The file is locked while a run writes it:
+    /// a second run writing it at once is refused. `-` writes the lines to standard output (the
+    /// summary then goes to standard error); a pipe or FIFO is written without resuming.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -121,34 +129,91 @@ const MAX_THREADS: usize = 1024;
 /// The longest time limit: far beyond any run, and far from overflowing a deadline.
 const LONGEST_TIME_LIMIT: Duration = Duration::from_secs(100 * 365 * 86_400);
 
-/// Opens `--out` for appending after reading the records it holds (all of which must be of
-/// `game`); an incomplete last line left by an interrupted run is cut off.
-fn open_out(path: &Path, game: &Game) -> anyhow::Result<(File, Vec<Entry>)> {
-    let name = path.display().to_string();
-    if path.is_dir() {
-        bail!("--out {name} is a directory, not a file");
-    }
-    let loaded = if path.exists() {
-        let loaded = batch::read_file(path)?;
-        batch::check_game(&loaded.entries, game, "this run", &name)
-            .map_err(|e| anyhow!("{e}; write to another --out file"))?;
-        Some(loaded)
-    } else {
-        None
+/// Where the JSON lines go.
+struct Out {
+    /// The file (holding its lock, if it is a regular file) or standard output.
+    writer: Box<dyn Write>,
+    /// The name for messages.
+    name: String,
+    /// Whether the lines go to standard output, so that the summary must not.
+    is_stdout: bool,
+    /// Whether it is a regular file, read back to resume.
+    regular: bool,
+}
+
+/// Whether `meta` is of the file standard output is.
+#[cfg(unix)]
+fn is_stdout(meta: &Metadata) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return false;
     };
+    match File::from(fd).metadata() {
+        Ok(m) => (m.dev(), m.ino()) == (meta.dev(), meta.ino()),
+        Err(_) => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_stdout(_: &Metadata) -> bool {
+    false
+}
+
+/// Opens `--out`. A regular file (made if missing) is locked, then the records it holds (all of
+/// which must be of `game`) are read and returned, and an incomplete last line left by an
+/// interrupted run is cut off. `-` is standard output; anything else that is not a regular file
+/// (a pipe, a FIFO, a device) is only written: nothing is read back and nothing is locked.
+fn open_out(path: &Path, game: &Game) -> anyhow::Result<(Out, Vec<Entry>)> {
+    if path.as_os_str() == "-" {
+        let out = Out {
+            writer: Box::new(std::io::stdout()),
+            name: "standard output".to_string(),
+            is_stdout: true,
+            regular: false,
+        };
+        return Ok((out, Vec::new()));
+    }
+    let name = path.display().to_string();
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => bail!("--out {name} is a directory, not a file"),
+        Ok(meta) if !meta.is_file() => {
+            let file = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {name} to write"))?;
+            let out = Out {
+                writer: Box::new(file),
+                name,
+                is_stdout: is_stdout(&meta),
+                regular: false,
+            };
+            return Ok((out, Vec::new()));
+        }
+        _ => {}
+    }
     let file = OpenOptions::new()
-        .create(true)
+        .read(true)
         .append(true)
+        .create(true)
         .open(path)
         .with_context(|| format!("opening {name} to write"))?;
-    let Some(loaded) = loaded else {
-        return Ok((file, Vec::new()));
-    };
-    let len = file
-        .metadata()
-        .with_context(|| format!("reading {name}"))?
-        .len();
-    if loaded.good_len < len {
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => bail!(
+            "{name} is being written by another seeds run (it holds the file's lock); wait for \
+             it or choose another --out"
+        ),
+        // A file system without locks (some network ones): still write, with a warning.
+        Err(TryLockError::Error(e)) => eprintln!(
+            "note: {name} cannot be locked here ({e}); make sure no other run writes it at once"
+        ),
+    }
+    let loaded = batch::read_records(BufReader::new(&file), &name)?;
+    batch::check_game(&loaded.entries, game, "this run", &name)
+        .map_err(|e| anyhow!("{e}; write to another --out file"))?;
+    let meta = file.metadata().with_context(|| format!("reading {name}"))?;
+    if loaded.good_len < meta.len() {
         file.set_len(loaded.good_len)
             .with_context(|| format!("cutting off the incomplete end of {name}"))?;
         if let Some(line) = loaded.partial_line {
@@ -158,7 +223,13 @@ fn open_out(path: &Path, game: &Game) -> anyhow::Result<(File, Vec<Entry>)> {
             );
         }
     }
-    Ok((file, loaded.entries))
+    let out = Out {
+        writer: Box::new(file),
+        name,
+        is_stdout: is_stdout(&meta),
+        regular: true,
+    };
+    Ok((out, loaded.entries))
 }
 
 fn progress(total: usize) -> ProgressBar {
@@ -430,8 +501,8 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
 
     let (mut out, old) = match &args.out {
         Some(path) => {
-            let (file, entries) = open_out(path, &game)?;
-            (Some(file), entries)
+            let (out, entries) = open_out(path, &game)?;
+            (Some(out), entries)
         }
         None => (None, Vec::new()),
     };
@@ -446,7 +517,8 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         .numbers(from, last)
         .filter(|i| !done.contains(i))
         .collect();
-    let out_name = args.out.as_ref().map(|p| p.display().to_string());
+    let out_name = out.as_ref().map(|o| o.name.clone());
+    let out_regular = out.as_ref().is_some_and(|o| o.regular);
     if !done.is_empty() {
         eprintln!(
             "{} of the {in_run} seeds are already done in {}; solving the other {}",
@@ -498,13 +570,14 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     continue;
                 }
             };
-            if let (Some(file), Some(path)) = (out.as_mut(), &out_name) {
-                if let Err(e) = file
+            if let Some(out) = out.as_mut() {
+                if let Err(e) = out
+                    .writer
                     .write_all(record.to_line().as_bytes())
-                    .and_then(|_| file.flush())
+                    .and_then(|_| out.writer.flush())
                 {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(anyhow!("writing {path}: {e}"));
+                    failure.get_or_insert(anyhow!("writing {}: {e}", out.name));
                     continue;
                 }
             }
@@ -527,14 +600,22 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     entries.extend(new);
     let summary = Summary::of(&entries);
     let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
-    let mut w = std::io::stdout();
+    // With the lines on standard output, the summary goes to standard error.
+    let lines_on_stdout = out.as_ref().is_some_and(|o| o.is_stdout);
+    // Closing the file releases its lock.
+    drop(out);
+    let mut w: Box<dyn Write> = if lines_on_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
     if args.json {
         let report = RunReport {
             game: &game,
             first_seed,
             last_seed,
             shard: args.shard.as_ref().map(|_| shard.to_string()),
-            out: out_name,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
             already_done,
             solved_now,
             threads: workers,
@@ -558,6 +639,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         }
     )?;
     match &out_name {
+        Some(path) if !out_regular => writeln!(w, "  {solved_now} solved now, written to {path}")?,
         Some(path) => {
             writeln!(
                 w,
