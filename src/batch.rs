@@ -108,14 +108,21 @@ impl fmt::Display for Game {
 }
 
 /// What the search found for one seed.
+///
+/// Reading a record derives `winnable` from the bounds, whatever the line says: files written
+/// before undecided seeds got `null` there hold `false` for them.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(from = "OutcomeFields")]
 pub struct Outcome {
     /// The best final score: exact when `proven`, otherwise the lower bound.
     pub max_score: u8,
     pub perfect_score: u8,
-    /// Proven to reach the perfect score.
-    pub winnable: bool,
-    /// False when a limit stopped the search before the bounds met.
+    /// `Some(true)` when proven to reach the perfect score, `Some(false)` when proven not to
+    /// (the upper bound is below it, even if the maximum score itself is not proven), `None`
+    /// (`null` in the JSON) when a limit stopped the search before either was proven.
+    pub winnable: Option<bool>,
+    /// False when a limit stopped the search before the bounds met: the maximum score is not
+    /// proven, and the seed counts as undecided.
     pub proven: bool,
     pub lower_bound: u8,
     pub upper_bound: u8,
@@ -128,12 +135,58 @@ pub struct Outcome {
     pub reason: Option<String>,
 }
 
+/// An [`Outcome`] as a line holds it, before `winnable` is derived from the bounds.
+#[derive(Deserialize)]
+struct OutcomeFields {
+    max_score: u8,
+    perfect_score: u8,
+    proven: bool,
+    lower_bound: u8,
+    upper_bound: u8,
+    nodes: u64,
+    seconds: f64,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+impl From<OutcomeFields> for Outcome {
+    fn from(f: OutcomeFields) -> Outcome {
+        Outcome {
+            max_score: f.max_score,
+            perfect_score: f.perfect_score,
+            winnable: winnable(f.lower_bound, f.upper_bound, f.perfect_score),
+            proven: f.proven,
+            lower_bound: f.lower_bound,
+            upper_bound: f.upper_bound,
+            nodes: f.nodes,
+            seconds: f.seconds,
+            reason: f.reason,
+        }
+    }
+}
+
+/// Whether proven bounds `lower..=upper` on the maximum score show the perfect score reached
+/// (`Some(true)`), out of reach (`Some(false)`), or neither (`None`).
+pub fn winnable(lower: u8, upper: u8, perfect: u8) -> Option<bool> {
+    if lower >= perfect {
+        Some(true)
+    } else if upper < perfect {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl Outcome {
     pub fn of(solution: &Solution) -> Outcome {
         Outcome {
             max_score: solution.max_score,
             perfect_score: solution.perfect_score,
-            winnable: solution.winnable(),
+            winnable: winnable(
+                solution.lower_bound,
+                solution.upper_bound,
+                solution.perfect_score,
+            ),
             proven: solution.proven,
             lower_bound: solution.lower_bound,
             upper_bound: solution.upper_bound,
@@ -143,9 +196,20 @@ impl Outcome {
         }
     }
 
-    /// Not proven winnable, but not proven unwinnable either.
+    /// Proven to reach the perfect score.
+    pub fn proven_winnable(&self) -> bool {
+        self.winnable == Some(true)
+    }
+
+    /// The maximum score proven below the perfect score: a decided seed that is not winnable.
+    /// (An undecided seed is never counted here, whatever its upper bound.)
+    pub fn proven_not_winnable(&self) -> bool {
+        self.proven && self.winnable == Some(false)
+    }
+
+    /// Undecided, and not proven unwinnable either: the perfect score may still be reached.
     pub fn maybe_winnable(&self) -> bool {
-        !self.winnable && self.upper_bound == self.perfect_score
+        !self.proven && self.winnable.is_none()
     }
 }
 
@@ -340,6 +404,28 @@ impl Shard {
     pub fn contains(&self, i: u64, from: u64) -> bool {
         (i - from) % self.count + 1 == self.index
     }
+
+    /// How many of the seed numbers `from..=last` are in this slice (0 when `last < from`;
+    /// `u64::MAX` for the one count that does not fit, all of `0..=u64::MAX`).
+    pub fn len(&self, from: u64, last: u64) -> u64 {
+        match last.checked_sub(from) {
+            Some(span) if self.index - 1 <= span => {
+                ((span - (self.index - 1)) / self.count).saturating_add(1)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The seed numbers of `from..=last` in this slice, in order, without visiting the others.
+    pub fn numbers(&self, from: u64, last: u64) -> impl Iterator<Item = u64> {
+        let first = from
+            .checked_add(self.index - 1)
+            .filter(|&first| first <= last);
+        let step = self.count;
+        std::iter::successors(first, move |&i| {
+            i.checked_add(step).filter(|&next| next <= last)
+        })
+    }
 }
 
 impl FromStr for Shard {
@@ -418,15 +504,20 @@ pub struct Summary {
     pub seeds: usize,
     /// Proven winnable.
     pub winnable: usize,
-    /// `winnable / seeds` (undecided seeds count as not winnable).
+    /// `winnable / seeds`: the share proven winnable, a lower bound on the winnable share when
+    /// seeds are undecided.
     pub winnable_share: f64,
-    /// The 95% Wilson interval of the winnable share.
+    /// The 95% Wilson interval of `winnable_share`.
     pub winnable_ci95: [f64; 2],
-    /// Maximum score proven below the perfect score.
+    /// `(winnable + maybe_winnable) / seeds`: the winnable share if every undecided seed that
+    /// may be winnable were, an upper bound (equal to `winnable_share` when none is undecided).
+    pub winnable_share_max: f64,
+    /// Maximum score proven below the perfect score. Undecided seeds are never counted here.
     pub not_winnable: usize,
     /// Maximum score not proven (a limit stopped the search).
     pub undecided: usize,
-    /// Undecided seeds that may still be winnable (their upper bound is the perfect score).
+    /// Undecided seeds that may still be winnable (neither winnable nor out of reach proven);
+    /// the other undecided seeds are proven not winnable, their maximum score unknown.
     pub maybe_winnable: usize,
     /// Seeds by proven maximum score (undecided seeds are left out).
     pub histogram: BTreeMap<u8, usize>,
@@ -451,7 +542,9 @@ impl Summary {
     pub fn of(entries: &[Entry]) -> Summary {
         let n = entries.len();
         let outcomes = || entries.iter().map(|e| &e.outcome);
-        let winnable = outcomes().filter(|o| o.winnable).count();
+        let winnable = outcomes().filter(|o| o.proven_winnable()).count();
+        let maybe_winnable = outcomes().filter(|o| o.maybe_winnable()).count();
+        let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
         let decided: Vec<u8> = outcomes()
             .filter(|o| o.proven)
             .map(|o| o.max_score)
@@ -463,15 +556,12 @@ impl Summary {
         Summary {
             seeds: n,
             winnable,
-            winnable_share: if n == 0 {
-                0.0
-            } else {
-                winnable as f64 / n as f64
-            },
+            winnable_share: share(winnable),
             winnable_ci95: [lo, hi],
-            not_winnable: outcomes().filter(|o| o.proven && !o.winnable).count(),
+            winnable_share_max: share(winnable + maybe_winnable),
+            not_winnable: outcomes().filter(|o| o.proven_not_winnable()).count(),
             undecided: n - decided.len(),
-            maybe_winnable: outcomes().filter(|o| o.maybe_winnable()).count(),
+            maybe_winnable,
             mean_max_score: (!decided.is_empty())
                 .then(|| decided.iter().map(|&s| s as f64).sum::<f64>() / decided.len() as f64),
             histogram: histogram(decided),
@@ -482,7 +572,7 @@ impl Summary {
             total_seconds,
             seeds_per_thread_second: (total_seconds > 0.0).then(|| n as f64 / total_seconds),
             nodes: outcomes().map(|o| o.nodes).sum(),
-            loss_reasons: outcomes().filter(|o| o.proven && !o.winnable).fold(
+            loss_reasons: outcomes().filter(|o| o.proven_not_winnable()).fold(
                 BTreeMap::new(),
                 |mut m, o| {
                     *m.entry(o.reason.clone().unwrap_or_else(|| "unknown".into()))

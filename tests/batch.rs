@@ -65,7 +65,7 @@ fn record(seed: &str, max: u8, proven: bool, seconds: f64) -> Record {
         outcome: Outcome {
             max_score: max,
             perfect_score: 25,
-            winnable: max == 25,
+            winnable: batch::winnable(max, if proven { max } else { 25 }, 25),
             proven,
             lower_bound: max,
             upper_bound: if proven { max } else { 25 },
@@ -242,8 +242,120 @@ fn summary_of_a_hand_made_batch() {
     assert_eq!((s.p99_seconds, s.max_seconds), (10.0, 10.0));
     assert!(close(s.total_seconds, 11.0));
     assert_eq!(s.nodes, 50);
+    assert_eq!(s.winnable_share_max, 0.8);
     let empty = Summary::of(&[]);
     assert_eq!((empty.seeds, empty.mean_max_score), (0, None));
+}
+
+/// `winnable` is true when the perfect score is proven reached, false when it is proven out of
+/// reach (even if the maximum is not proven), and null otherwise.
+#[test]
+fn winnable_is_null_for_undecided_seeds() {
+    assert_eq!(batch::winnable(25, 25, 25), Some(true));
+    assert_eq!(batch::winnable(23, 23, 25), Some(false));
+    assert_eq!(batch::winnable(20, 24, 25), Some(false));
+    assert_eq!(batch::winnable(24, 25, 25), None);
+    let undecided = record("a1", 22, false, 1.0);
+    assert_eq!(undecided.outcome.winnable, None);
+    let line = undecided.to_line();
+    assert!(line.contains("\"winnable\":null"), "{line}");
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert!(v["winnable"].is_null());
+    let back = read_records(line.as_bytes(), "").unwrap().entries;
+    assert_eq!(back[0].outcome, undecided.outcome);
+    let won = record("a2", 25, true, 1.0).to_line();
+    assert!(won.contains("\"winnable\":true"), "{won}");
+    let lost = record("a3", 24, true, 1.0).to_line();
+    assert!(lost.contains("\"winnable\":false"), "{lost}");
+}
+
+/// Files written before undecided seeds got `null` hold `false` for them: reading derives
+/// `winnable` from the bounds, so such a seed is undecided (and maybe winnable), never not
+/// winnable, and a wrong `true` or `false` in a line changes nothing either.
+#[test]
+fn old_lines_with_false_for_undecided_seeds_read_as_undecided() {
+    // The last seed stopped with 25 out of reach but its maximum unproven.
+    let mut stopped = record("a4", 20, false, 10.0);
+    stopped.outcome.upper_bound = 23;
+    stopped.outcome.winnable = batch::winnable(20, 23, 25);
+    assert_eq!(stopped.outcome.winnable, Some(false));
+    let fresh = [
+        record("a1", 25, true, 0.1),
+        record("a2", 24, true, 0.2),
+        record("a3", 22, false, 10.0),
+        stopped,
+    ];
+    // As older versions wrote it (`false` when undecided), with a wrong `false` for good measure.
+    let old_text = lines(&fresh)
+        .replace("\"winnable\":null", "\"winnable\":false")
+        .replacen("\"winnable\":true", "\"winnable\":false", 1);
+    assert!(!old_text.contains("null"));
+    let old = read_records(old_text.as_bytes(), "old.jsonl")
+        .unwrap()
+        .entries;
+    let new = read_records(lines(&fresh).as_bytes(), "new.jsonl")
+        .unwrap()
+        .entries;
+    assert_eq!(old, new);
+    assert_eq!(
+        old.iter().map(|e| e.outcome.winnable).collect::<Vec<_>>(),
+        [Some(true), Some(false), None, Some(false)]
+    );
+    // A line without `winnable` at all reads the same.
+    let bare = fresh[2].to_line().replace("\"winnable\":null,", "");
+    assert!(!bare.contains("winnable"));
+    assert_eq!(
+        read_records(bare.as_bytes(), "").unwrap().entries[0].outcome,
+        old[2].outcome
+    );
+    let s = Summary::of(&old);
+    assert_eq!(
+        (
+            s.seeds,
+            s.winnable,
+            s.not_winnable,
+            s.undecided,
+            s.maybe_winnable
+        ),
+        (4, 1, 1, 2, 1)
+    );
+    assert_eq!((s.winnable_share, s.winnable_share_max), (0.25, 0.5));
+    assert_eq!(s.loss_reasons.values().sum::<usize>(), 1);
+}
+
+#[test]
+fn a_shard_lists_its_numbers_without_visiting_the_others() {
+    for (shard, from, last) in [
+        ("1/1", 1, 6),
+        ("2/3", 10, 19),
+        ("3/3", 10, 11),
+        ("1/4", 5, 5),
+        ("4/4", 0, 100),
+    ] {
+        let s: Shard = shard.parse().unwrap();
+        let want: Vec<u64> = (from..=last).filter(|&i| s.contains(i, from)).collect();
+        assert_eq!(s.numbers(from, last).collect::<Vec<_>>(), want, "{shard}");
+        assert_eq!(s.len(from, last), want.len() as u64, "{shard}");
+    }
+    let top = u64::MAX;
+    // 2^64 numbers: the one count that does not fit.
+    assert_eq!(Shard::ALL.len(0, top), top);
+    assert_eq!(Shard::ALL.numbers(0, top).nth(5), Some(5));
+    assert_eq!(Shard::ALL.len(top, top), 1);
+    assert_eq!(Shard::ALL.numbers(top, top).collect::<Vec<_>>(), [top]);
+    let half: Shard = "2/2".parse().unwrap();
+    assert_eq!(half.len(0, top), 1 << 63);
+    assert_eq!(
+        half.numbers(top - 3, top).collect::<Vec<_>>(),
+        [top - 2, top]
+    );
+    let far = Shard {
+        index: top,
+        count: top,
+    };
+    assert_eq!(far.len(1, 5), 0);
+    assert_eq!(far.len(0, top), 1);
+    assert_eq!(far.numbers(0, top).collect::<Vec<_>>(), [top - 1]);
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! The `seeds` command, run as a program on 4-player seeds (each solves in milliseconds): output
-//! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, and bad
-//! input.
+//! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, undecided
+//! seeds, bad input, the lock on `--out`, `--out -`, and pipes and FIFOs.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Output;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -371,6 +373,17 @@ fn bad_input_is_a_one_line_error() {
         let err = fails(&args);
         assert!(err.contains(want), "{args:?}: {err}");
     }
+    // Starting 65536 threads took minutes.
+    let err = common::fails(&[
+        "seeds",
+        "--players",
+        "4",
+        "--count",
+        "3",
+        "--threads",
+        "65536",
+    ]);
+    assert!(err.contains("--threads must be at most 1024"), "{err}");
 }
 
 /// Seeds proven not winnable carry a reason in their records, and the summary counts them.
@@ -417,4 +430,537 @@ fn solve_says_why_a_deal_is_lost() {
     assert!(text.contains("Why 25 is out of reach: "), "{text}");
     let won = json(&run(&["solve", "p2v0s1", "--json", "--threads", "1"]));
     assert!(won.get("reason").is_none());
+}
+
+/// With a node limit so small that some seeds stop undecided, their records say `"winnable":
+/// null` (`false` only for a seed proven not winnable), and every summary counts them as
+/// undecided, never as not winnable; files that hold `false` for undecided seeds (as older
+/// versions wrote) give the same summaries and resume as before.
+#[test]
+fn undecided_seeds_are_neither_winnable_nor_not() {
+    let f = Temp::new("undecided.jsonl");
+    let args = [
+        "--players",
+        "2",
+        "--variant",
+        "black",
+        "--count",
+        "20",
+        "--max-nodes",
+        "1000",
+        "--out",
+        f.path(),
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let run = json(&seeds(&with_json));
+    let records = f.records();
+    assert_eq!(records.len(), 20);
+    let (mut winnable, mut not_winnable, mut undecided, mut maybe) = (0, 0, 0, 0);
+    for r in &records {
+        let proven = r["proven"].as_bool().unwrap();
+        let perfect = r["perfect_score"].as_u64().unwrap();
+        let (lo, hi) = (
+            r["lower_bound"].as_u64().unwrap(),
+            r["upper_bound"].as_u64().unwrap(),
+        );
+        let want = if lo == perfect {
+            serde_json::json!(true)
+        } else if hi < perfect {
+            serde_json::json!(false)
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(r["winnable"], want, "{r}");
+        match (proven, lo == perfect) {
+            (true, true) => winnable += 1,
+            (true, false) => not_winnable += 1,
+            (false, _) => undecided += 1,
+        }
+        if r["winnable"].is_null() {
+            maybe += 1;
+        }
+    }
+    assert!(
+        maybe > 0,
+        "no seed undecided with 25 in reach: the test shows nothing"
+    );
+    let summaries = [
+        run,
+        json(&seeds(&with_json)),
+        json(&seeds(&["--summarize", f.path(), "--json"])),
+    ];
+    for s in &summaries {
+        let counts: Vec<u64> = [
+            "seeds",
+            "winnable",
+            "not_winnable",
+            "undecided",
+            "maybe_winnable",
+        ]
+        .map(|k| s[k].as_u64().unwrap())
+        .to_vec();
+        assert_eq!(
+            counts,
+            [20, winnable, not_winnable, undecided, maybe],
+            "{s}"
+        );
+        assert_eq!(
+            s["winnable_share"],
+            serde_json::json!(winnable as f64 / 20.0)
+        );
+        assert_eq!(
+            s["winnable_share_max"],
+            serde_json::json!((winnable + maybe) as f64 / 20.0)
+        );
+        let counted: u64 = s["loss_reasons"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(counted, not_winnable);
+    }
+    for text in [ok(&seeds(&args)), ok(&seeds(&["--summarize", f.path()]))] {
+        assert!(
+            text.contains(&format!("Not winnable (proven): {not_winnable}\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "Undecided (a limit stopped the search): {undecided}, of which {maybe} may still \
+                 be winnable"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("counted as not winnable"), "{text}");
+    }
+
+    // The same file as older versions wrote it: `false` for every seed not proven winnable.
+    let old = Temp::new("undecided-old.jsonl");
+    std::fs::write(
+        &old.0,
+        f.text().replace("\"winnable\":null", "\"winnable\":false"),
+    )
+    .unwrap();
+    assert!(!old.text().contains("null"));
+    let mut s = json(&seeds(&["--summarize", old.path(), "--json"]));
+    s["files"] = summaries[2]["files"].clone();
+    assert_eq!(s, summaries[2]);
+    let mut resumed = args.to_vec();
+    let n = resumed.len();
+    resumed[n - 1] = old.path();
+    resumed.push("--json");
+    let r = json(&seeds(&resumed));
+    assert_eq!(r["already_done"].as_u64(), Some(20));
+    for key in ["winnable", "not_winnable", "undecided", "maybe_winnable"] {
+        assert_eq!(r[key], summaries[0][key], "{key}");
+    }
+}
+
+/// The binary started with `args` in `dir` (or here), its standard output and error piped.
+fn spawn(args: &[&str], dir: Option<&Path>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    cmd.spawn().expect("the binary starts")
+}
+
+/// Waits for `child` at most `secs` seconds: its output, or `None` (after killing it) when it
+/// took longer.
+fn wait_within(mut child: Child, secs: u64) -> Option<Output> {
+    // Read both pipes meanwhile, so that a child writing much never blocks on a full pipe.
+    let pipe = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = pipe(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = pipe(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(Output {
+                status,
+                stdout: stdout.join().unwrap(),
+                stderr: stderr.join().unwrap(),
+            });
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Runs `seeds ARGS`, which must end within `secs` seconds.
+fn seeds_within(args: &[&str], dir: Option<&Path>, secs: u64) -> Output {
+    let mut all = vec!["seeds"];
+    all.extend_from_slice(args);
+    wait_within(spawn(&all, dir), secs)
+        .unwrap_or_else(|| panic!("{all:?} took more than {secs} s (hangs?)"))
+}
+
+/// Every numeric option at 0, -1, the largest u64, 1e19, 1e30, NaN and inf (as a separate
+/// argument and after `=`) gives a run or a one-line error: never a panic, never a hang (a time
+/// limit of 1e19 s or 1e30 s panicked, and --count or --threads of 2^64 - 1 ran for minutes).
+#[test]
+fn numeric_options_at_their_edges_never_panic() {
+    let options = [
+        "--from",
+        "--count",
+        "--threads",
+        "--tt-mb",
+        "--time-limit",
+        "--max-nodes",
+        "--shard",
+    ];
+    let mut values = vec![
+        "0",
+        "-1",
+        "18446744073709551615",
+        "1e19",
+        "1e30",
+        "NaN",
+        "inf",
+    ];
+    let shards = [
+        "1/18446744073709551615",
+        "18446744073709551615/18446744073709551615",
+        "1/0",
+        "0/0",
+        "-1/2",
+        "NaN/inf",
+    ];
+    for option in options {
+        if option == "--shard" {
+            values.extend(shards);
+        }
+        let base: Vec<&str> = [
+            ("--players", "4"),
+            ("--count", "1"),
+            ("--max-nodes", "1000"),
+            ("--threads", "1"),
+        ]
+        .into_iter()
+        .filter(|(o, _)| *o != option)
+        .flat_map(|(o, v)| [o, v])
+        .collect();
+        for value in &values {
+            let joined = format!("{option}={value}");
+            for tail in [vec![option, *value], vec![joined.as_str()]] {
+                let mut args = base.clone();
+                args.extend(&tail);
+                let out = seeds_within(&args, None, 60);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+                let code = out.status.code();
+                assert!(
+                    matches!(code, Some(0..=2)),
+                    "{args:?}: exit {code:?}: {stderr}"
+                );
+                if code == Some(0) {
+                    let stdout = String::from_utf8_lossy(&out.stdout);
+                    assert!(stdout.starts_with("Seeds: "), "{args:?}: {stdout}");
+                } else {
+                    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+                    assert!(
+                        lines.len() == 1 && lines[0].starts_with("error: "),
+                        "{args:?}: {stderr:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What the largest values of --count and --threads are told.
+#[test]
+fn too_many_seeds_or_threads_are_refused_at_once() {
+    for (option, want) in [
+        (
+            "--count",
+            "split the range with --from and --count, or with --shard",
+        ),
+        ("--threads", "--threads must be at most 1024"),
+    ] {
+        let mut args = vec!["--players", "4", "--count", "1", "--threads", "1"];
+        let at = args.iter().position(|a| *a == option).unwrap();
+        args[at + 1] = "18446744073709551615";
+        let out = seeds_within(&args, None, 60);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(want),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A shard of a huge range is fine when it is small.
+    let v = json(&seeds_within(
+        &[
+            "--players",
+            "4",
+            "--count",
+            "18446744073709551615",
+            "--shard",
+            "2/18446744073709551615",
+            "--json",
+        ],
+        None,
+        60,
+    ));
+    assert_eq!(v["seeds"].as_u64(), Some(1));
+}
+
+/// A time limit beyond any deadline (here 1e19 s and 1e30 s) is taken as 100 years: the run
+/// solves the seeds, as with no limit.
+#[test]
+fn a_huge_time_limit_is_no_limit() {
+    for limit in ["1e19", "1e30", "18446744073709551615"] {
+        let v = json(&seeds(&[
+            "--players",
+            "4",
+            "--count",
+            "3",
+            "--time-limit",
+            limit,
+            "--json",
+        ]));
+        assert_eq!(
+            (v["seeds"].as_u64(), v["undecided"].as_u64()),
+            (Some(3), Some(0)),
+            "{limit}"
+        );
+    }
+}
+
+/// The seeds of JSON lines, checking that each line is a record.
+fn seeds_of_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let r: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?} is no record"));
+            r["seed"]
+                .as_str()
+                .expect("a record names its seed")
+                .to_string()
+        })
+        .collect()
+}
+
+/// A second run writing an --out file that a run holds (the lock taken here, as a run takes it)
+/// is refused with one line and leaves the file alone; once the lock is released it resumes,
+/// and the file holds one line per seed.
+#[test]
+fn a_second_writer_is_refused_while_the_lock_is_held() {
+    let f = Temp::new("locked.jsonl");
+    ok(&seeds_owned(&range_with(&["--out", f.path()])));
+    let before = f.text();
+    let holder = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(&f.0)
+        .unwrap();
+    holder.lock().unwrap();
+    let eight = [
+        "--players",
+        "4",
+        "--from",
+        "1",
+        "--count",
+        "8",
+        "--out",
+        f.path(),
+    ]
+    .map(String::from);
+    let err = fails(&eight);
+    assert!(
+        err.contains(&format!(
+            "{} is being written by another seeds run (it holds the file's lock); wait for it or \
+             choose another --out",
+            f.path()
+        )),
+        "{err}"
+    );
+    assert_eq!(f.text(), before);
+    // --summarize only reads: the lock does not stop it.
+    let s = json(&seeds(&["--summarize", f.path(), "--json"]));
+    assert_eq!(s["seeds"].as_u64(), Some(6));
+    drop(holder);
+    ok(&seeds_owned(&eight));
+    let names = seeds_of_lines(&f.text());
+    assert_eq!(names.len(), 8);
+    assert_eq!(names.iter().collect::<BTreeSet<_>>().len(), 8);
+}
+
+/// Two runs started at once on one --out file: the second is refused while the first runs, and
+/// the file ends with one line per seed.
+#[test]
+fn two_runs_at_once_write_each_seed_once() {
+    let f = Temp::new("twice.jsonl");
+    let args = [
+        "seeds",
+        "--players",
+        "2",
+        "--variant",
+        "black",
+        "--count",
+        "40",
+        "--max-nodes",
+        "300000",
+        "--threads",
+        "1",
+        "--out",
+        f.path(),
+    ];
+    let mut first = spawn(&args, None);
+    // Wait until the first run has written a line: it holds the lock then.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&f.0).is_ok_and(|t| t.contains('\n')) {
+        if first.try_wait().unwrap().is_some() || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = wait_within(spawn(&args, None), 120).expect("the second run ends");
+    let first_still_runs = first.try_wait().unwrap().is_none();
+    let first = wait_within(first, 120).expect("the first run ends");
+    ok(&first);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    if first_still_runs {
+        assert!(!second.status.success(), "second run not refused: {err}");
+    }
+    if !second.status.success() {
+        assert!(
+            err.trim_end().lines().count() == 1
+                && err.contains("is being written by another seeds run"),
+            "{err}"
+        );
+    }
+    let names = seeds_of_lines(&f.text());
+    assert_eq!(names.len(), 40, "{}", f.text());
+    assert_eq!(names.iter().collect::<BTreeSet<_>>().len(), 40);
+}
+
+/// `--out -` writes the JSON lines to standard output and the summary to standard error (text
+/// or --json); no file named `-` is made.
+#[test]
+fn out_dash_streams_the_lines_to_stdout() {
+    let dir = Temp::new("dash-dir");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    for json_summary in [false, true] {
+        let mut args = vec![
+            "--threads",
+            "2",
+            "--players",
+            "4",
+            "--count",
+            "5",
+            "--out",
+            "-",
+        ];
+        if json_summary {
+            args.push("--json");
+        }
+        let out = seeds_within(&args, Some(&dir.0), 60);
+        let stdout = ok(&out);
+        let names = seeds_of_lines(&stdout);
+        assert_eq!(
+            names.iter().collect::<BTreeSet<_>>(),
+            (1..=5)
+                .map(|i| format!("p4v0s{i}"))
+                .collect::<BTreeSet<_>>()
+                .iter()
+                .collect()
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if json_summary {
+            let v: serde_json::Value = serde_json::from_str(&stderr).expect("JSON on stderr");
+            assert_eq!(v["seeds"].as_u64(), Some(5));
+            assert_eq!(v["out"], "-");
+        } else {
+            assert!(stderr.starts_with("Seeds: 5, p4v0s1 to p4v0s5"), "{stderr}");
+            assert!(stderr.contains("written to standard output"), "{stderr}");
+        }
+        assert!(!dir.0.join("-").exists(), "a file named - was made");
+    }
+    let _ = std::fs::remove_dir(&dir.0);
+}
+
+/// `--out /dev/stdout` with standard output a pipe (as in `seeds --out /dev/stdout | cat`) is
+/// written, not read back (reading the pipe to resume never ended); the summary goes to standard
+/// error.
+#[test]
+fn out_dev_stdout_into_a_pipe_is_written_not_read() {
+    let out = seeds_within(
+        &[
+            "--threads",
+            "2",
+            "--players",
+            "4",
+            "--count",
+            "4",
+            "--out",
+            "/dev/stdout",
+        ],
+        None,
+        60,
+    );
+    let stdout = ok(&out);
+    assert_eq!(seeds_of_lines(&stdout).len(), 4, "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Seeds: 4,"), "{stderr}");
+}
+
+/// An --out FIFO is written without being read back (reading it to resume never ended) or
+/// locked, each run writing every seed; the summary stays on standard output.
+#[cfg(unix)]
+#[test]
+fn out_to_a_fifo_is_written_without_resuming() {
+    let fifo = Temp::new("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo.0).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    for _ in 0..2 {
+        let path = fifo.0.clone();
+        let reader = std::thread::spawn(move || std::fs::read_to_string(path));
+        let child = spawn(
+            &[
+                "seeds",
+                "--threads",
+                "2",
+                "--players",
+                "4",
+                "--count",
+                "3",
+                "--out",
+                fifo.path(),
+            ],
+            None,
+        );
+        let Some(out) = wait_within(child, 60) else {
+            // Let the reader's open return, then fail.
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo.0));
+            let _ = reader.join();
+            panic!("seeds --out FIFO took more than 60 s (hangs?)");
+        };
+        let stdout = ok(&out);
+        assert!(stdout.starts_with("Seeds: 3,"), "{stdout}");
+        assert!(stdout.contains("3 solved now"), "{stdout}");
+        let lines = reader.join().unwrap().unwrap();
+        assert_eq!(seeds_of_lines(&lines).len(), 3, "{lines}");
+    }
 }

@@ -1,10 +1,16 @@
 //! `hanabi-solver seeds`: solves a range of seeds in parallel (one seed per thread), appends a
 //! JSON line per seed to `--out` as each finishes (skipping seeds the file already holds), and
 //! prints a summary; `--summarize` rebuilds the summary from such files.
+//!
+//! A regular `--out` file is locked (an exclusive advisory lock, `flock` on Unix) for the whole
+//! run, so that a second run writing it at once is refused instead of solving the same seeds
+//! again and doubling their lines. `--out -` streams the lines to standard output (the summary
+//! then goes to standard error), and an `--out` that is not a regular file (a pipe, a FIFO,
+//! /dev/stdout) is written without being read back or locked.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::fs::{File, Metadata, OpenOptions, TryLockError};
+use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -43,7 +49,8 @@ pub struct SeedsArgs {
     pub shard: Option<String>,
     #[command(flatten)]
     pub game: GameArgs,
-    /// Seeds solved at once (default: all cores). Each seed is solved with one thread.
+    /// Seeds solved at once (default: all cores, at most 1024). Each seed is solved with one
+    /// thread.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Memory cap of each seed's transposition table, in MiB. Smaller than solve's default
@@ -51,16 +58,18 @@ pub struct SeedsArgs {
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     pub tt_mb: usize,
     /// Stop each seed after this many seconds; it then counts as undecided, with the bounds
-    /// proven so far.
+    /// proven so far. A limit beyond 100 years is taken as 100 years.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Append one JSON line per seed to this file as each finishes (seed, deck, max_score,
-    /// winnable, proven, bounds, nodes, seconds, and for a seed proven not winnable the reason).
-    /// If the file exists, the seeds it holds are skipped, so an interrupted run is resumed by
-    /// running it again.
+    /// winnable (null when undecided), proven, bounds, nodes, seconds, and for a seed proven not
+    /// winnable the reason). If the file exists, the seeds it holds are skipped, so an
+    /// interrupted run is resumed by running it again. The file is locked while a run writes it:
+    /// a second run writing it at once is refused. `-` writes the lines to standard output (the
+    /// summary then goes to standard error); a pipe or FIFO is written without resuming.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
     /// Print the summary as JSON.
@@ -111,34 +120,100 @@ fn solve_seed(
     })
 }
 
-/// Opens `--out` for appending after reading the records it holds (all of which must be of
-/// `game`); an incomplete last line left by an interrupted run is cut off.
-fn open_out(path: &Path, game: &Game) -> anyhow::Result<(File, Vec<Entry>)> {
-    let name = path.display().to_string();
-    if path.is_dir() {
-        bail!("--out {name} is a directory, not a file");
-    }
-    let loaded = if path.exists() {
-        let loaded = batch::read_file(path)?;
-        batch::check_game(&loaded.entries, game, "this run", &name)
-            .map_err(|e| anyhow!("{e}; write to another --out file"))?;
-        Some(loaded)
-    } else {
-        None
+/// The most seeds one run solves: the numbers still to do are listed in memory.
+const MAX_RUN_SEEDS: u64 = 100_000_000;
+
+/// The most seeds solved at once.
+const MAX_THREADS: usize = 1024;
+
+/// The longest time limit: far beyond any run, and far from overflowing a deadline.
+const LONGEST_TIME_LIMIT: Duration = Duration::from_secs(100 * 365 * 86_400);
+
+/// Where the JSON lines go.
+struct Out {
+    /// The file (holding its lock, if it is a regular file) or standard output.
+    writer: Box<dyn Write>,
+    /// The name for messages.
+    name: String,
+    /// Whether the lines go to standard output, so that the summary must not.
+    is_stdout: bool,
+    /// Whether it is a regular file, read back to resume.
+    regular: bool,
+}
+
+/// Whether `meta` is of the file standard output is.
+#[cfg(unix)]
+fn is_stdout(meta: &Metadata) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return false;
     };
+    match File::from(fd).metadata() {
+        Ok(m) => (m.dev(), m.ino()) == (meta.dev(), meta.ino()),
+        Err(_) => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_stdout(_: &Metadata) -> bool {
+    false
+}
+
+/// Opens `--out`. A regular file (made if missing) is locked, then the records it holds (all of
+/// which must be of `game`) are read and returned, and an incomplete last line left by an
+/// interrupted run is cut off. `-` is standard output; anything else that is not a regular file
+/// (a pipe, a FIFO, a device) is only written: nothing is read back and nothing is locked.
+fn open_out(path: &Path, game: &Game) -> anyhow::Result<(Out, Vec<Entry>)> {
+    if path.as_os_str() == "-" {
+        let out = Out {
+            writer: Box::new(std::io::stdout()),
+            name: "standard output".to_string(),
+            is_stdout: true,
+            regular: false,
+        };
+        return Ok((out, Vec::new()));
+    }
+    let name = path.display().to_string();
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => bail!("--out {name} is a directory, not a file"),
+        Ok(meta) if !meta.is_file() => {
+            let file = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {name} to write"))?;
+            let out = Out {
+                writer: Box::new(file),
+                name,
+                is_stdout: is_stdout(&meta),
+                regular: false,
+            };
+            return Ok((out, Vec::new()));
+        }
+        _ => {}
+    }
     let file = OpenOptions::new()
-        .create(true)
+        .read(true)
         .append(true)
+        .create(true)
         .open(path)
         .with_context(|| format!("opening {name} to write"))?;
-    let Some(loaded) = loaded else {
-        return Ok((file, Vec::new()));
-    };
-    let len = file
-        .metadata()
-        .with_context(|| format!("reading {name}"))?
-        .len();
-    if loaded.good_len < len {
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => bail!(
+            "{name} is being written by another seeds run (it holds the file's lock); wait for \
+             it or choose another --out"
+        ),
+        // A file system without locks (some network ones): still write, with a warning.
+        Err(TryLockError::Error(e)) => eprintln!(
+            "note: {name} cannot be locked here ({e}); make sure no other run writes it at once"
+        ),
+    }
+    let loaded = batch::read_records(BufReader::new(&file), &name)?;
+    batch::check_game(&loaded.entries, game, "this run", &name)
+        .map_err(|e| anyhow!("{e}; write to another --out file"))?;
+    let meta = file.metadata().with_context(|| format!("reading {name}"))?;
+    if loaded.good_len < meta.len() {
         file.set_len(loaded.good_len)
             .with_context(|| format!("cutting off the incomplete end of {name}"))?;
         if let Some(line) = loaded.partial_line {
@@ -148,7 +223,13 @@ fn open_out(path: &Path, game: &Game) -> anyhow::Result<(File, Vec<Entry>)> {
             );
         }
     }
-    Ok((file, loaded.entries))
+    let out = Out {
+        writer: Box::new(file),
+        name,
+        is_stdout: is_stdout(&meta),
+        regular: true,
+    };
+    Ok((out, loaded.entries))
 }
 
 fn progress(total: usize) -> ProgressBar {
@@ -205,57 +286,76 @@ fn percent(x: f64) -> String {
 
 /// The figures of a summary as text (the first lines, which say what was summarised, are the
 /// caller's).
-fn print_summary(s: &Summary) {
+fn print_summary(w: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
     let [lo, hi] = s.winnable_ci95;
-    println!(
-        "Winnable: {} of {} ({}; 95% Wilson interval {} to {})",
+    writeln!(
+        w,
+        "Winnable (proven): {} of {} ({}; 95% Wilson interval {} to {})",
         s.winnable,
         s.seeds,
         percent(s.winnable_share),
         percent(lo),
         percent(hi)
-    );
-    println!("Not winnable (proven): {}", s.not_winnable);
+    )?;
+    writeln!(w, "Not winnable (proven): {}", s.not_winnable)?;
     if s.undecided > 0 {
-        println!(
-            "Undecided (a limit stopped the search): {}, of which {} may still be winnable \
-             (counted as not winnable above)",
-            s.undecided, s.maybe_winnable
-        );
+        let out_of_reach = s.undecided - s.maybe_winnable;
+        writeln!(
+            w,
+            "Undecided (a limit stopped the search): {}, of which {} may still be winnable{}",
+            s.undecided,
+            s.maybe_winnable,
+            if out_of_reach > 0 {
+                format!(
+                    " (the other {out_of_reach} cannot be won, but their maximum score is not \
+                     proven)"
+                )
+            } else {
+                String::new()
+            }
+        )?;
+        writeln!(
+            w,
+            "  so the winnable share is between {} and {}",
+            percent(s.winnable_share),
+            percent(s.winnable_share_max)
+        )?;
     } else {
-        println!("Undecided: 0");
+        writeln!(w, "Undecided: 0")?;
     }
     if !s.histogram.is_empty() {
-        println!("Maximum scores (decided seeds):");
+        writeln!(w, "Maximum scores (decided seeds):")?;
         let decided = (s.seeds - s.undecided) as f64;
         for (score, n) in s.histogram.iter().rev() {
-            println!("  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided));
+            writeln!(w, "  {score:>3} {n:>8} {:>7}", percent(*n as f64 / decided))?;
         }
     }
     if !s.loss_reasons.is_empty() {
-        println!("Why the seeds proven not winnable are lost (the first test that rules the perfect score out):");
+        writeln!(w, "Why the seeds proven not winnable are lost (the first test that rules the perfect score out):")?;
         for reason in LossReason::ALL {
             if let Some(n) = s.loss_reasons.get(reason.name()) {
-                println!("  {n:>8}  {:<12} {}", reason.name(), reason.describe());
+                writeln!(w, "  {n:>8}  {:<12} {}", reason.name(), reason.describe())?;
             }
         }
         for (name, n) in &s.loss_reasons {
             if !LossReason::ALL.iter().any(|r| r.name() == name) {
-                println!("  {n:>8}  {name:<12} not found within the node limit");
+                writeln!(w, "  {n:>8}  {name:<12} not found within the node limit")?;
             }
         }
     }
     if let Some(mean) = s.mean_max_score {
-        println!(
+        writeln!(
+            w,
             "Mean maximum score: {mean:.3} of {} (over {} decided seeds)",
             s.perfect_score.unwrap_or(0),
             s.seeds - s.undecided
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        w,
         "Time per seed: median {:.4} s, p99 {:.4} s, max {:.4} s (total {:.1} s)",
         s.median_seconds, s.p99_seconds, s.max_seconds, s.total_seconds
-    );
+    )
 }
 
 fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
@@ -311,7 +411,7 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
             records - entries.len()
         );
     }
-    print_summary(&summary);
+    print_summary(&mut std::io::stdout(), &summary)?;
     if let Some(rate) = summary.seeds_per_thread_second {
         println!("Speed: {rate:.1} seeds/s per thread (solving time only)");
     }
@@ -334,17 +434,28 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         Some(s) => s.parse::<Shard>()?,
         None => Shard::ALL,
     };
+    let in_run = shard.len(from, last);
+    if in_run > MAX_RUN_SEEDS {
+        bail!(
+            "this run would solve {in_run} seeds, more than the {MAX_RUN_SEEDS} one run takes; \
+             split the range with --from and --count, or with --shard"
+        );
+    }
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => bail!("--threads must be at most {MAX_THREADS}"),
         Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     if args.tt_mb == 0 {
         bail!("--tt-mb must be at least 1");
     }
     let time_limit = match args.time_limit {
         None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) if t.is_finite() && t > 0.0 => Some(
+            Duration::try_from_secs_f64(t)
+                .map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)),
+        ),
         Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
     };
     let config = SolveConfig {
@@ -355,11 +466,9 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         ..SolveConfig::default()
     };
 
-    let name: Box<dyn Fn(u64) -> String> = match &args.prefix {
-        Some(prefix) => {
-            let prefix = prefix.clone();
-            Box::new(move |i| format!("{prefix}{i}"))
-        }
+    // Seed number i is named {prefix}{i}.
+    let prefix = match &args.prefix {
+        Some(prefix) => prefix.clone(),
         None => {
             let players = args.game.players.context(
                 "say how many players with --players (the seeds are hanab.live's \
@@ -372,8 +481,14 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     variant.name
                 )
             })?;
-            Box::new(move |i| format!("p{players}v{id}s{i}"))
+            format!("p{players}v{id}s")
         }
+    };
+    let name = |i: u64| format!("{prefix}{i}");
+    // The number of a seed of this run (of the range and the shard), from its name.
+    let number = |seed: &str| {
+        let i: u64 = seed.strip_prefix(prefix.as_str())?.parse().ok()?;
+        (from <= i && i <= last && shard.contains(i, from) && name(i) == seed).then_some(i)
     };
     let (first_seed, last_seed) = (name(from), name(last));
     let rules = args.game.rules_for_seed(&first_seed)?;
@@ -383,47 +498,40 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         );
     }
     let game = Game::of(&rules);
-    let selected: Vec<String> = (from..=last)
-        .filter(|&i| shard.contains(i, from))
-        .map(&name)
-        .collect();
 
     let (mut out, old) = match &args.out {
         Some(path) => {
-            let (file, entries) = open_out(path, &game)?;
-            (Some(file), entries)
+            let (out, entries) = open_out(path, &game)?;
+            (Some(out), entries)
         }
         None => (None, Vec::new()),
     };
-    let wanted: HashSet<&str> = selected.iter().map(String::as_str).collect();
-    let outside = old
-        .iter()
-        .filter(|e| !wanted.contains(e.seed.as_str()))
-        .count();
+    let outside = old.iter().filter(|e| number(&e.seed).is_none()).count();
     let old: Vec<Entry> = old
         .into_iter()
-        .filter(|e| wanted.contains(e.seed.as_str()))
+        .filter(|e| number(&e.seed).is_some())
         .collect();
     let old = batch::unique(old)?;
-    let done: HashSet<&str> = old.iter().map(|e| e.seed.as_str()).collect();
-    let todo: Vec<&str> = selected
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !done.contains(s))
+    let done: HashSet<u64> = old.iter().filter_map(|e| number(&e.seed)).collect();
+    let todo: Vec<u64> = shard
+        .numbers(from, last)
+        .filter(|i| !done.contains(i))
         .collect();
-    let out_name = args.out.as_ref().map(|p| p.display().to_string());
+    let out_name = out.as_ref().map(|o| o.name.clone());
+    let out_regular = out.as_ref().is_some_and(|o| o.regular);
     if !done.is_empty() {
         eprintln!(
-            "{} of the {} seeds are already done in {}; solving the other {}",
+            "{} of the {in_run} seeds are already done in {}; solving the other {}",
             done.len(),
-            selected.len(),
             out_name.as_deref().unwrap_or_default(),
             todo.len()
         );
     }
 
+    // No more workers than seeds to solve.
+    let workers = threads.min(todo.len()).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers)
         .build()
         .context("starting the worker threads")?;
     let start = Instant::now();
@@ -434,18 +542,18 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     let mut new: Vec<Entry> = Vec::new();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
-        let (todo, next, stop, rules, game, config, pool) =
-            (&todo, &next, &stop, &rules, &game, &config, &pool);
+        let (todo, next, stop, rules, game, config, pool, name) =
+            (&todo, &next, &stop, &rules, &game, &config, &pool, &name);
         scope.spawn(move || {
             // One long-lived task per worker, each taking the next seed: a worker that waits
             // for its seed's search never starts another seed meanwhile.
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(seed) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if tx.send(solve_seed(seed, rules, game, config)).is_err() {
+                    if tx.send(solve_seed(&name(i), rules, game, config)).is_err() {
                         break;
                     }
                 }
@@ -462,17 +570,18 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     continue;
                 }
             };
-            if let (Some(file), Some(path)) = (out.as_mut(), &out_name) {
-                if let Err(e) = file
+            if let Some(out) = out.as_mut() {
+                if let Err(e) = out
+                    .writer
                     .write_all(record.to_line().as_bytes())
-                    .and_then(|_| file.flush())
+                    .and_then(|_| out.writer.flush())
                 {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(anyhow!("writing {path}: {e}"));
+                    failure.get_or_insert(anyhow!("writing {}: {e}", out.name));
                     continue;
                 }
             }
-            if record.outcome.winnable {
+            if record.outcome.proven_winnable() {
                 winnable += 1;
             }
             new.push(record.entry());
@@ -491,16 +600,25 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     entries.extend(new);
     let summary = Summary::of(&entries);
     let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
+    // With the lines on standard output, the summary goes to standard error.
+    let lines_on_stdout = out.as_ref().is_some_and(|o| o.is_stdout);
+    // Closing the file releases its lock.
+    drop(out);
+    let mut w: Box<dyn Write> = if lines_on_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
     if args.json {
         let report = RunReport {
             game: &game,
             first_seed,
             last_seed,
             shard: args.shard.as_ref().map(|_| shard.to_string()),
-            out: out_name,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
             already_done,
             solved_now,
-            threads,
+            threads: workers,
             tt_mb: args.tt_mb,
             time_limit: args.time_limit,
             max_nodes: args.max_nodes,
@@ -508,40 +626,47 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
             seeds_per_second,
             summary: &summary,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(w, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        w,
         "Seeds: {}, {first_seed} to {last_seed}{} ({game})",
         summary.seeds,
         match &args.shard {
             Some(_) => format!(", shard {shard}"),
             None => String::new(),
         }
-    );
+    )?;
     match &out_name {
+        Some(path) if !out_regular => writeln!(w, "  {solved_now} solved now, written to {path}")?,
         Some(path) => {
-            println!("  {solved_now} solved now, {already_done} already done in {path}");
+            writeln!(
+                w,
+                "  {solved_now} solved now, {already_done} already done in {path}"
+            )?;
             if outside > 0 {
-                println!(
+                writeln!(
+                    w,
                     "  ({path} also holds {outside} records of other seeds; --summarize {path} \
                      covers them all)"
-                );
+                )?;
             }
         }
-        None => println!("  {solved_now} solved now"),
+        None => writeln!(w, "  {solved_now} solved now")?,
     }
-    print_summary(&summary);
+    print_summary(&mut w, &summary)?;
     match seeds_per_second {
-        Some(rate) => println!(
-            "Speed: {rate:.1} seeds/s ({threads} thread{}, wall clock {wall:.1} s){}",
-            if threads == 1 { "" } else { "s" },
+        Some(rate) => writeln!(
+            w,
+            "Speed: {rate:.1} seeds/s ({workers} thread{}, wall clock {wall:.1} s){}",
+            if workers == 1 { "" } else { "s" },
             match summary.seeds_per_thread_second {
                 Some(r) => format!("; {r:.1} seeds/s per thread of solving time"),
                 None => String::new(),
             }
-        ),
-        None => println!("Speed: nothing was solved now"),
+        )?,
+        None => writeln!(w, "Speed: nothing was solved now")?,
     }
     Ok(())
 }
