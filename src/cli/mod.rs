@@ -34,7 +34,7 @@ pub fn threads_option(threads: Option<usize>) -> anyhow::Result<usize> {
     match threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(n) if n > MAX_THREADS => {
-            bail!("--threads {n} is more than the {MAX_THREADS} this program will start")
+            bail!("--threads must be at most {MAX_THREADS}, not {n}")
         }
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -58,7 +58,7 @@ pub struct SeedsArgs {
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     pub tt_mb: usize,
     /// Stop each seed after this many seconds; it then counts as undecided, with the bounds
-    /// proven so far. A limit beyond 100 years is taken as 100 years.
+    /// proven so far. A limit too long for any clock (1e30) is no limit.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
@@ -122,12 +122,6 @@ fn solve_seed(
 
 /// The most seeds one run solves: the numbers still to do are listed in memory.
 const MAX_RUN_SEEDS: u64 = 100_000_000;
-
-/// The most seeds solved at once.
-const MAX_THREADS: usize = 1024;
-
-/// The longest time limit: far beyond any run, and far from overflowing a deadline.
-const LONGEST_TIME_LIMIT: Duration = Duration::from_secs(100 * 365 * 86_400);
 
 /// Where the JSON lines go.
 struct Out {
@@ -393,10 +387,10 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
             duplicates: records - entries.len(),
             summary: &summary,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "Seeds: {} in {}{}",
         summary.seeds,
         files.join(", "),
@@ -406,14 +400,14 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
         }
     );
     if records > entries.len() {
-        println!(
+        outln!(
             "  ({} records of seeds already seen were counted once)",
             records - entries.len()
         );
     }
     print_summary(&mut std::io::stdout(), &summary)?;
     if let Some(rate) = summary.seeds_per_thread_second {
-        println!("Speed: {rate:.1} seeds/s per thread (solving time only)");
+        outln!("Speed: {rate:.1} seeds/s per thread (solving time only)");
     }
     Ok(())
 }
@@ -441,23 +435,11 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
              split the range with --from and --count, or with --shard"
         );
     }
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(n) if n > MAX_THREADS => bail!("--threads must be at most {MAX_THREADS}"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
-    };
+    let threads = super::threads_option(args.threads)?;
     if args.tt_mb == 0 {
         bail!("--tt-mb must be at least 1");
     }
-    let time_limit = match args.time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(
-            Duration::try_from_secs_f64(t)
-                .map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)),
-        ),
-        Some(t) => bail!("--time-limit must be a positive number of seconds, not {t}"),
-    };
+    let time_limit = super::time_limit_option(args.time_limit)?;
     let config = SolveConfig {
         threads: 1,
         tt_mb: args.tt_mb,

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
+use hanabi_solver::batch;
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::hanablive::{self, GameExport};
@@ -18,7 +19,7 @@ use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
 use hanabi_solver::search::reason::{loss_reason_until, REASON_NODES};
-use hanabi_solver::search::{deadline_after, solve, Solution, SolveConfig, Tuning};
+use hanabi_solver::search::{deadline_after, solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
 
@@ -501,7 +502,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             "endless": rules.endless,
             "max_score": solution.max_score,
             "perfect_score": perfect,
-            "winnable": proven_winnable(&solution),
+            "winnable": batch::winnable(solution.lower_bound, solution.upper_bound, perfect),
             "proven": solution.proven,
             "lower_bound": solution.lower_bound,
             "upper_bound": solution.upper_bound,
@@ -612,17 +613,6 @@ fn time_left(deadline: Option<Instant>) -> Option<Duration> {
         d.saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1))
     })
-}
-
-/// `winnable` as JSON: `true` or `false` when proven, `null` when a limit left it open.
-fn proven_winnable(solution: &Solution) -> Option<bool> {
-    if solution.winnable() {
-        Some(true)
-    } else if solution.upper_bound < solution.perfect_score {
-        Some(false)
-    } else {
-        None
-    }
 }
 
 /// The position a hidden-card analysis works on, and its label: a position file as written
