@@ -261,6 +261,16 @@ fn a_closed_pipe_is_not_an_error() {
         &["solve", "p2v0s1", "--json"],
         &["deal", "p2v0s1"],
         &["replay", "tests/data/hanablive/game-194321.json"],
+        &["seeds", "--players", "2", "--count", "50", "--out", "-"],
+        &[
+            "seeds",
+            "--players",
+            "2",
+            "--count",
+            "50",
+            "--out",
+            "/dev/stdout",
+        ],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
             .args(args)

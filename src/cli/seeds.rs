@@ -559,7 +559,9 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     .and_then(|_| out.writer.flush())
                 {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(anyhow!("writing {}: {e}", out.name));
+                    failure.get_or_insert(
+                        anyhow::Error::new(e).context(format!("writing {}", out.name)),
+                    );
                     continue;
                 }
             }
