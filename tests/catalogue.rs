@@ -459,3 +459,102 @@ fn json_without_colors_uses_the_builtin_colours() {
     .unwrap();
     assert_eq!(&cat, Catalogue::builtin());
 }
+
+/// Families the site's samples leave out, checked by hand against HANABLIVE.md.
+#[test]
+fn families_outside_the_samples() {
+    let cat = Catalogue::builtin();
+    let by_name = |name: &str| cat.by_name(name).unwrap();
+    // Synesthesia & White: the suit's no-colour rule comes before the prism-colour match, as in
+    // the site's current clue code, so a White card is touched by no clue at all.
+    let v = by_name("Synesthesia & White (5 Suits)");
+    assert!(v.clue_ranks.is_empty());
+    assert_eq!(v.touch(4, 2), (vec![], vec![]));
+    assert_eq!(v.touch(0, 2), (vec![0, 1], vec![]));
+    // Funnels: a rank clue touches its rank and every lower one; Chimneys the higher ones.
+    assert_eq!(by_name("Funnels (5 Suits)").touch(0, 3).1, [3, 4, 5]);
+    assert_eq!(by_name("Chimneys (5 Suits)").touch(0, 3).1, [1, 2, 3]);
+    // Up or Down: START is rank 7, single, touched by no rank clue.
+    let v = by_name("Up or Down (5 Suits)");
+    assert_eq!(v.copies(0, START_RANK), 1);
+    assert_eq!(v.touch(0, START_RANK), (vec![0], vec![]));
+    assert_eq!(v.rule_families(), [RuleFamily::UpOrDown]);
+    // Critical Fours and Scarce Ones change only the deck.
+    let v = by_name("Critical Fours (5 Suits)");
+    assert_eq!(
+        (v.copies(0, 4), v.deck().len(), v.rule_families()),
+        (1, 45, vec![])
+    );
+    let v = by_name("Scarce Ones (5 Suits)");
+    assert_eq!((v.copies(0, 1), v.deck().len()), (2, 45));
+    // Clue Starved counts half tokens; Throw It in a Hole gives none for a finished stack.
+    let t = by_name("Clue Starved (5 Suits)").clue_tokens();
+    assert_eq!(
+        (t.scale, t.start, t.clue_cost, t.discard_gain),
+        (2, 16, 2, 1)
+    );
+    assert_eq!(
+        by_name("Throw It in a Hole (5 Suits)")
+            .clue_tokens()
+            .stack_complete_gain,
+        0
+    );
+    assert_eq!(
+        by_name("Alternating Clues (5 Suits)").rule_families(),
+        [RuleFamily::AlternatingClues]
+    );
+}
+
+#[test]
+fn json_errors_are_one_line_and_name_the_fault() {
+    let suits = read_shared("suits.json");
+    let bad_suit = r#"[{"id": 0, "name": "Mine", "suits": ["Red", "Mauve"]}]"#;
+    let e = Catalogue::from_json(bad_suit, &suits, None)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        r#"variants.json: variant 0 "Mine": suit "Mauve" does not exist"#
+    );
+    let new_rule = r#"[{"id": 0, "name": "Mine", "suits": ["Red"], "gravity": true}]"#;
+    let e = Catalogue::from_json(new_rule, &suits, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("variants.json: unknown field `gravity`"),
+        "{e}"
+    );
+    let twice =
+        r#"[{"id": 3, "name": "A", "suits": ["Red"]}, {"id": 3, "name": "B", "suits": ["Red"]}]"#;
+    let e = Catalogue::from_json(twice, &suits, None)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, r#"variant id 3 is used twice ("A" and "B")"#);
+    let e = Catalogue::from_json("[", &suits, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("variants.json: ") && !e.contains('\n'), "{e}");
+}
+
+#[test]
+fn table_errors_name_the_line() {
+    let table =
+        "# comment\nC\tRed\tR\nS\tRed\tR\tRed\tRed\t-\nV\t0\tMine\tRed,Blue\tRed\t1\t5\t-\n";
+    let e = Catalogue::from_table(table).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        r#"variant table line 4: suit "Blue" is not listed before it"#
+    );
+    let e = Catalogue::from_table("X\t1\n").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        r#"variant table line 1: unknown record type "X" (C, S or V)"#
+    );
+    let ok =
+        "C\tRed\tR\nS\tRed\tR\tRed\tRed\t-\nV\t0\tMine\tRed,Red Reversed\tRed\t1,2\t5\tfunnels\n";
+    let cat = Catalogue::from_table(ok).unwrap();
+    let v = cat.by_name("MINE").unwrap();
+    assert!(v.suits[1].reversed && v.flags.funnels);
+    assert_eq!(v.deck().len(), 20);
+    assert_eq!(Catalogue::from_table(&cat.to_table()).unwrap(), cat);
+}
