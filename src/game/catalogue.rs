@@ -259,6 +259,11 @@ impl VariantFacts {
         ranks
     }
 
+    /// Whether cards of `rank` exist in this variant (see [`Self::ranks`]).
+    pub fn has_rank(&self, rank: u8) -> bool {
+        (1..=self.stack_size).contains(&rank) || (self.flags.up_or_down && rank == START_RANK)
+    }
+
     /// How many copies of (suit, rank) the deck holds, by the site's rules in the site's order:
     /// a dark suit has one of everything, Critical Fours one 4, Sudoku two of every rank; then
     /// 1s are single in Up or Down and reversed suits, double in Scarce Ones, else triple; 5s
@@ -268,7 +273,7 @@ impl VariantFacts {
         let Some(suit) = self.suits.get(suit_index) else {
             return 0;
         };
-        if !self.ranks().contains(&rank) {
+        if !self.has_rank(rank) {
             return 0;
         }
         if suit.one_of_each || self.critical_rank == Some(rank) {
