@@ -5,6 +5,7 @@ pub mod batch;
 pub mod benchset;
 pub mod card;
 pub mod error;
+pub mod game;
 pub mod hanablive;
 pub mod hidden;
 pub mod line;

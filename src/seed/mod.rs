@@ -103,12 +103,30 @@ pub fn seed_number(seed: &str) -> i64 {
 /// with, whether or not it is a hanab.live seed name.
 pub fn shuffled_deck(seed: &str, variant: &Variant) -> Vec<Card> {
     let mut deck = variant.deck();
-    let mut rng = GoRand::new(seed_number(seed));
-    for i in 0..deck.len() {
-        let j = rng.intn(i + 1);
-        deck.swap(i, j);
-    }
+    shuffle_for_seed(seed, &mut deck);
     deck
+}
+
+/// Shuffles `items` in place exactly as hanab.live shuffles an unshuffled deck for `seed`.
+///
+/// The shuffle depends only on the seed string and the number of items, so any representation of
+/// the cards (this crate's [`Card`], or `(suit index, rank)` pairs for variants [`Card`] cannot
+/// hold) comes out in the site's order.
+///
+/// ```
+/// use hanabi_solver::seed::shuffle_for_seed;
+/// let mut items: Vec<u32> = (0..10).collect();
+/// shuffle_for_seed("p2v0s1", &mut items);
+/// let mut sorted = items.clone();
+/// sorted.sort();
+/// assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+/// ```
+pub fn shuffle_for_seed<T>(seed: &str, items: &mut [T]) {
+    let mut rng = GoRand::new(seed_number(seed));
+    for i in 0..items.len() {
+        let j = rng.intn(i + 1);
+        items.swap(i, j);
+    }
 }
 
 /// The same as [`shuffled_deck`]: the deck hanab.live deals for `seed` in `variant`, top first.
