@@ -22,7 +22,7 @@ use crate::card::Card;
 use crate::error::Error;
 use crate::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::state::{Deal, State, NOT_FINAL};
-use crate::variant::Variant;
+use crate::variant::{escape_controls, Variant};
 
 pub use text::{parse, to_text};
 
@@ -154,10 +154,12 @@ fn cards(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// A fault of `line`. Text of the file quoted in `message` may hold control characters (a lone
+/// carriage return, a form feed): they are escaped so that the message stays on one line.
 fn fault(line: usize, message: impl Into<String>) -> Error {
     Error::Position {
         line,
-        message: message.into(),
+        message: escape_controls(&message.into()),
     }
 }
 
@@ -712,5 +714,32 @@ impl PositionFile {
             deck_plays: rules.deck_plays,
             lines: Lines::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_line(e: &impl fmt::Display) {
+        let text = e.to_string();
+        assert!(
+            !text.contains(['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}']),
+            "{text:?}"
+        );
+    }
+
+    /// Found by tests/fuzz.rs: a file with old Mac line ends (lone CRs) is one line to the
+    /// parser, and its fault quoted that line, CRs and all.
+    #[test]
+    fn faults_quoting_control_characters_are_one_line() {
+        let text = "variant: no-variant\rplayers: Alice Bob\rclues: 8\rstrikes: 0\r";
+        let faults = read(text).unwrap_err();
+        one_line(&faults);
+        assert!(
+            faults.to_string().contains("no-variant\\rplayers"),
+            "{faults}"
+        );
+        one_line(&read("clues: 1\r2\nvariant: black\u{2028}\n\u{feff}turn: x").unwrap_err());
     }
 }
