@@ -43,6 +43,27 @@ const RAINBOW: Suit = Suit {
     rainbow: true,
 };
 
+/// `text` with control characters, line and paragraph separators and byte order marks written
+/// as escapes (`\r`, `\u{b}`, `\u{feff}`), so that an error message quoting user input stays
+/// on one line and shows what is there. Tabs are left alone.
+pub(crate) fn escape_controls(text: &str) -> String {
+    let hidden = |c: char| {
+        (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+    };
+    if !text.contains(hidden) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The six ordinary suits, in the order research decks take them.
 const ORDINARY: [Suit; 6] = [RED, YELLOW, GREEN, BLUE, PURPLE, TEAL];
 
@@ -137,7 +158,7 @@ impl Variant {
             .iter()
             .find(|k| k.0.eq_ignore_ascii_case(t) || k.1.eq_ignore_ascii_case(t))
             .map(|k| Variant::by_id(k.2).expect("known id"))
-            .ok_or_else(|| Error::UnknownVariant(t.to_string()))
+            .ok_or_else(|| Error::UnknownVariant(escape_controls(t)))
     }
 
     /// The names accepted by [`Variant::parse`], for help texts and error messages.
@@ -263,5 +284,22 @@ impl Variant {
             )));
         }
         Ok(Card::new(suit as u8, rank as u8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by tests/fuzz.rs: a variant name with a vertical tab was quoted raw in the error,
+    /// which then took two lines.
+    #[test]
+    fn unknown_variant_with_a_control_character_is_one_line() {
+        let e = Variant::parse("A\u{b}o-variant").unwrap_err().to_string();
+        assert!(e.starts_with("unknown variant A\\u{b}o-variant;"), "{e}");
+        let e = Variant::parse("a\nb\r\u{2028}\u{feff}c\td")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a\\nb\\r\\u{2028}\\u{feff}c\td"), "{e}");
     }
 }

@@ -22,7 +22,7 @@ use crate::card::Card;
 use crate::error::Error;
 use crate::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::state::{Deal, State, NOT_FINAL};
-use crate::variant::Variant;
+use crate::variant::{escape_controls, Variant};
 
 pub use text::{parse, to_text};
 
@@ -167,10 +167,12 @@ fn cards(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// A fault of `line`. Text of the file quoted in `message` may hold control characters (a lone
+/// carriage return, a form feed): they are escaped so that the message stays on one line.
 fn fault(line: usize, message: impl Into<String>) -> Error {
     Error::Position {
         line,
-        message: message.into(),
+        message: escape_controls(&message.into()),
     }
 }
 
@@ -665,35 +667,40 @@ pub fn read(text: &str) -> Result<Position, Faults> {
 
 impl PositionFile {
     /// The file that describes `state` of `deal`: the cards still in the pile become the deck,
-    /// every card is known. `names` gives one name per seat (whitespace, `:` and `#` in a name
-    /// become `_` so that the file reads back).
+    /// every card is known. `names` gives one name per seat, changed where needed so that the
+    /// file reads back: whitespace, `:`, `#` and `,` become `_`, a name that cannot be one
+    /// (empty, `?`, all digits) becomes `seat{p}`, and a name already taken gets `_` appended.
     pub fn from_state(deal: &Deal, state: &State, names: &[String]) -> PositionFile {
         let rules = &deal.rules;
         let v = &rules.variant;
         let n = rules.players as usize;
-        let names: Vec<String> = (0..n)
-            .map(|p| {
-                let name = names
-                    .get(p)
-                    .cloned()
-                    .unwrap_or_else(|| crate::rules::DEFAULT_NAMES[p].to_string());
-                let clean: String = name
-                    .chars()
-                    .map(|c| {
-                        if c.is_whitespace() || c == ':' || c == '#' || c == ',' {
-                            '_'
-                        } else {
-                            c
-                        }
-                    })
-                    .collect();
-                if clean.is_empty() || clean == "?" {
-                    format!("seat{p}")
-                } else {
-                    clean
-                }
-            })
-            .collect();
+        let mut taken: Vec<String> = Vec::with_capacity(n);
+        for p in 0..n {
+            let name = names
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| crate::rules::DEFAULT_NAMES[p].to_string());
+            let clean: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_whitespace() || c == ':' || c == '#' || c == ',' {
+                        '_'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let mut name = if clean == "?" || clean.chars().all(|c| c.is_ascii_digit()) {
+                format!("seat{p}")
+            } else {
+                clean
+            };
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            taken.push(name);
+        }
+        let names = taken;
         let mut discards = Vec::new();
         for c in v.deck() {
             let lost = state.lost(c) as usize;
@@ -727,5 +734,54 @@ impl PositionFile {
             deck_plays: rules.deck_plays,
             lines: Lines::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_line(e: &impl fmt::Display) {
+        let text = e.to_string();
+        assert!(
+            !text.contains(['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}']),
+            "{text:?}"
+        );
+    }
+
+    /// Found by tests/fuzz.rs: a file with old Mac line ends (lone CRs) is one line to the
+    /// parser, and its fault quoted that line, CRs and all.
+    #[test]
+    fn faults_quoting_control_characters_are_one_line() {
+        let text = "variant: no-variant\rplayers: Alice Bob\rclues: 8\rstrikes: 0\r";
+        let faults = read(text).unwrap_err();
+        one_line(&faults);
+        assert!(
+            faults.to_string().contains("no-variant\\rplayers"),
+            "{faults}"
+        );
+        one_line(&read("clues: 1\r2\nvariant: black\u{2028}\n\u{feff}turn: x").unwrap_err());
+    }
+
+    /// Found by tests/fuzz.rs: a game export whose players share a name (or have names a
+    /// position file cannot hold) gave position files that did not read back, so `solve
+    /// GAME.json --write-position` wrote files it then refused.
+    #[test]
+    fn positions_of_games_with_odd_names_read_back() {
+        let rules = Rules::new(Variant::no_variant(), 5, &Options::default()).unwrap();
+        let (deal, state) = Deal::from_deck(rules, &Variant::no_variant().deck()).unwrap();
+        for names in [
+            ["Alice", "Alice", "Bob", "Cathy", "Donald"],
+            ["123", "seat0", "?", "", "a b"],
+            ["a_b", "a b", "a:b", "a#b", "a,b"],
+        ] {
+            let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+            let text = write(&deal, &state, &names);
+            let pos = read(&text).unwrap_or_else(|f| panic!("{f}: {text}"));
+            assert_eq!(pos.open().unwrap().1, state);
+        }
+        let names = ["Alice", "Alice", "Bob", "Cathy", "Donald"].map(String::from);
+        let file = PositionFile::from_state(&deal, &state, &names);
+        assert_eq!(file.names, ["Alice", "Alice_", "Bob", "Cathy", "Donald"]);
     }
 }
