@@ -174,7 +174,37 @@ const UNSUPPORTED_OPTIONS: &[(&str, &str)] = &[
 pub fn read(text: &str) -> Result<GameExport, Error> {
     // Editors on some systems start a UTF-8 file with a byte-order mark; JSON has no use for it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str(text).map_err(|e| Error::Json(e.to_string()))
+    let game: GameExport = serde_json::from_str(text).map_err(|e| Error::Json(e.to_string()))?;
+    check_names(&game)?;
+    Ok(game)
+}
+
+/// Refuses control characters (line breaks among them) in the strings that messages repeat:
+/// player names, option keys, the variant and the seed. hanab.live allows none of them, and a
+/// message must stay on one line.
+fn check_names(game: &GameExport) -> Result<(), Error> {
+    let named = game
+        .players
+        .iter()
+        .map(|p| ("player name", p.as_str()))
+        .chain(game.options.iter().flat_map(|o| {
+            o.other
+                .keys()
+                .map(|k| ("option", k.as_str()))
+                .chain(o.variant.iter().map(|v| ("variant", v.as_str())))
+        }))
+        .chain(game.seed.iter().map(|s| ("seed", s.as_str())));
+    for (what, text) in named {
+        if text
+            .chars()
+            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+        {
+            return Err(Error::Json(format!(
+                "the {what} {text:?} holds a control character"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The export as pretty-printed JSON.

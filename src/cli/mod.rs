@@ -65,7 +65,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
             out.extend(c.escape_default());
         } else {
             out.push(c);

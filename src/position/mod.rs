@@ -660,8 +660,6 @@ pub fn write(deal: &Deal, state: &State, names: &[String]) -> String {
 
 /// Reads and checks a whole position file in one step.
 pub fn read(text: &str) -> Result<Position, Faults> {
-    // A byte-order mark some editors put at the start of a UTF-8 file is not part of the text.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Position::new(&parse(text)?)
 }
 

@@ -151,6 +151,8 @@ fn tokens(value: &str) -> impl Iterator<Item = &str> {
 /// Reads a position file. Every syntax fault found is reported, each with its line; a file
 /// that reads may still mean something impossible ([`super::Position::new`] checks that).
 pub fn parse(text: &str) -> Result<PositionFile, Faults> {
+    // A byte-order mark some editors put at the start of a UTF-8 file is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser {
         entries: HashMap::new(),
         hands: Vec::new(),
