@@ -317,3 +317,26 @@ fn turn_errors_give_the_range_that_works() {
         "{err2}"
     );
 }
+
+/// `bench --json` too: a deal a limit left open is neither winnable nor not.
+#[test]
+fn bench_leaves_undecided_deals_open() {
+    let v = json(&run(&[
+        "bench",
+        "--set",
+        "refute-2p",
+        "--limit",
+        "2",
+        "--time-limit",
+        "0.01",
+        "--json",
+    ]));
+    let mut open = 0;
+    for d in v["sets"][0]["results"].as_array().unwrap() {
+        if d["proven"] == false && d["upper_bound"] == d["perfect_score"] {
+            assert_eq!(d["winnable"], serde_json::Value::Null, "{d}");
+            open += 1;
+        }
+    }
+    assert!(open > 0, "{v}");
+}

@@ -55,7 +55,8 @@ struct DealResult {
     max_score: u8,
     perfect_score: u8,
     proven: bool,
-    winnable: bool,
+    /// Proven winnable (`true`), proven not (`false`), or left open by a limit (`null`).
+    winnable: Option<bool>,
     lower_bound: u8,
     upper_bound: u8,
     nodes: u64,
@@ -93,7 +94,7 @@ impl Summary {
         Summary {
             deals: n,
             decided: results.iter().filter(|r| r.proven).count(),
-            winnable: results.iter().filter(|r| r.winnable).count(),
+            winnable: results.iter().filter(|r| r.winnable == Some(true)).count(),
             seconds,
             deals_per_second: rate(n as f64),
             nodes_per_second: rate(nodes as f64),
@@ -140,7 +141,11 @@ fn run_deal(d: &BenchDeal, config: &SolveConfig) -> anyhow::Result<DealResult> {
         max_score: solution.max_score,
         perfect_score: solution.perfect_score,
         proven: solution.proven,
-        winnable: solution.winnable(),
+        winnable: hanabi_solver::batch::winnable(
+            solution.lower_bound,
+            solution.upper_bound,
+            solution.perfect_score,
+        ),
         lower_bound: solution.lower_bound,
         upper_bound: solution.upper_bound,
         nodes: solution.nodes,
