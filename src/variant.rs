@@ -111,7 +111,7 @@ const KNOWN: &[(&str, &str, u32, &[Suit])] = &[
         16,
         &[RED, YELLOW, GREEN, BLUE, RAINBOW],
     ),
-    ("three-suits", "3 Suits", 18, &[RED, YELLOW, GREEN]),
+    ("three-suits", "3 Suits", 18, &[RED, GREEN, BLUE]),
     (
         "black-5",
         "Black (5 Suits)",

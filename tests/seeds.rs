@@ -63,6 +63,7 @@ fn other_strings_are_plain_seeds() {
         "x-p2v0s1",
         "legacy-x-",
         "legacy-x-hello",
+        "legacy-abcdef",
         "42",
     ] {
         assert_eq!(parse_seed_name(s).unwrap(), None, "{s:?}");
@@ -87,6 +88,8 @@ fn malformed_seed_names_are_errors() {
         "p2v00s1",
         "p2v99999999999s1",
         "legacy-x-p2v0",
+        "legacy-",
+        "legacy-1",
     ] {
         match parse_seed_name(s) {
             Err(Error::Seed(name, reason)) => {

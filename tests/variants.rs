@@ -13,7 +13,7 @@ const TABLE: &[(&str, &str, u32, &str, usize)] = &[
     ("rainbow", "Rainbow (6 Suits)", 3, "rygbpm", 60),
     ("four-suits", "4 Suits", 15, "rygb", 40),
     ("rainbow-5", "Rainbow (5 Suits)", 16, "rygbm", 50),
-    ("three-suits", "3 Suits", 18, "ryg", 30),
+    ("three-suits", "3 Suits", 18, "rgb", 30),
     ("black-5", "Black (5 Suits)", 21, "rygbk", 45),
 ];
 
@@ -232,4 +232,45 @@ fn research_decks_take_the_ordinary_suits_in_order() {
         assert!(v.suits.iter().all(|s| !s.one_each && !s.rainbow));
         assert_eq!(v.clue_colours().len(), suits as usize);
     }
+}
+
+/// Every variant this crate plays deals hanab.live's own deck of `p2v{ID}s1` (the site's code
+/// made these decks: `../shared/data/hanablive-variants/decks-p2-s1.jsonl`), suit names and
+/// order included ("3 Suits" is red, green, blue).
+#[test]
+fn every_known_variant_deals_the_sites_deck() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/hanablive-variants/decks-p2-s1.jsonl");
+    let text = std::fs::read_to_string(&path).expect("the shared deck vectors");
+    let mut checked = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = v["variant_id"].as_u64().unwrap() as u32;
+        if !TABLE.iter().any(|t| t.2 == id) {
+            continue;
+        }
+        let variant = Variant::by_id(id).unwrap();
+        let names: Vec<&str> = variant.suits.iter().map(|s| s.name).collect();
+        let site: Vec<&str> = v["suits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(names, site, "variant {id}");
+        let deck = hanabi_solver::seed::shuffled_deck(v["seed"].as_str().unwrap(), &variant);
+        let ours: Vec<(u64, u64)> = deck
+            .iter()
+            .map(|c| (c.suit() as u64, c.rank() as u64))
+            .collect();
+        let theirs: Vec<(u64, u64)> = v["deck"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
+            .collect();
+        assert_eq!(ours, theirs, "variant {id}");
+        checked += 1;
+    }
+    assert_eq!(checked, TABLE.len());
 }

@@ -16,26 +16,59 @@ use crate::error::Error;
 use crate::rules::MAX_PLAYERS;
 use crate::variant::Variant;
 
-/// A prefix accepted in front of the ordinary pattern (`legacy-x-p2v0s1`). As for any seed, the
-/// whole string, prefix included, is what gets hashed.
-const LEGACY_PREFIX: &str = "legacy-x-";
+/// How hanab.live marks seeds of games imported from its predecessor (`legacy-10-p2v0s1`).
+/// The site drops the first [`LEGACY_DROPPED`] bytes of such a seed before hashing, whatever
+/// they are, and fails on a shorter one.
+const LEGACY_PREFIX: &str = "legacy-";
+
+/// Bytes of a `legacy-` seed that hanab.live does not hash.
+const LEGACY_DROPPED: usize = 9;
+
+/// The bytes hanab.live hashes for `seed`: all of them, or for a `legacy-` seed all but the
+/// first nine.
+fn hashed_bytes(seed: &str) -> &[u8] {
+    let bytes = seed.as_bytes();
+    if seed.starts_with(LEGACY_PREFIX) {
+        &bytes[LEGACY_DROPPED.min(bytes.len())..]
+    } else {
+        bytes
+    }
+}
 
 /// Reads a hanab.live seed name.
 ///
 /// Returns `Some((players, variant_id))` for a name `p{players}v{variant id}s{suffix}` (also
-/// behind a `legacy-x-` prefix), `None` for a string that does not start like one (`p` then a
-/// digit), which is then just some other seed string, and an error for a string that starts like
-/// a seed name but does not follow the pattern. The variant id is not checked against the known
-/// variants here.
+/// behind a `legacy-{anything}-` prefix), `None` for a string that does not start like one (`p`
+/// then a digit), which is then just some other seed string, and an error for a string that
+/// starts like a seed name but does not follow the pattern, or a `legacy-` seed too short for
+/// the site to hash. The variant id is not checked against the known variants here.
 ///
 /// ```
 /// use hanabi_solver::seed::parse_seed_name;
 /// assert_eq!(parse_seed_name("p4v0s415").unwrap(), Some((4, 0)));
 /// assert_eq!(parse_seed_name("hello").unwrap(), None);
 /// assert!(parse_seed_name("p2v0").is_err());
+/// assert_eq!(parse_seed_name("legacy-10-p3v2s5").unwrap(), Some((3, 2)));
+/// assert!(parse_seed_name("legacy-1").is_err());
 /// ```
 pub fn parse_seed_name(name: &str) -> Result<Option<(u8, u32)>, Error> {
-    let body = name.strip_prefix(LEGACY_PREFIX).unwrap_or(name);
+    let body = match name.strip_prefix(LEGACY_PREFIX) {
+        Some(_) if name.len() < LEGACY_DROPPED => {
+            return Err(Error::Seed(
+                name.to_string(),
+                format!(
+                    "a legacy- seed needs at least {LEGACY_DROPPED} bytes: hanab.live drops the \
+                     first {LEGACY_DROPPED} before hashing"
+                ),
+            ))
+        }
+        // The game's name follows the next dash: `legacy-10-p2v0s1`.
+        Some(rest) => match rest.split_once('-') {
+            Some((_, body)) => body,
+            None => return Ok(None),
+        },
+        None => name,
+    };
     let starts_like_seed =
         body.starts_with('p') && body[1..].starts_with(|c: char| c.is_ascii_digit());
     if !starts_like_seed {
@@ -91,9 +124,9 @@ fn split_number(text: &str) -> (&str, &str) {
 }
 
 /// The 64-bit number hanab.live seeds Go's generator with for `seed`: the CRC-64/XZ of the
-/// seed's bytes, reinterpreted as signed.
+/// seed's bytes (a `legacy-` seed's without its first nine), reinterpreted as signed.
 pub fn seed_number(seed: &str) -> i64 {
-    crc::Crc::<u64>::new(&crc::CRC_64_XZ).checksum(seed.as_bytes()) as i64
+    crc::Crc::<u64>::new(&crc::CRC_64_XZ).checksum(hashed_bytes(seed)) as i64
 }
 
 /// The variant's deck shuffled as hanab.live shuffles it for `seed`, top first (`deck[0]` is the
@@ -142,6 +175,19 @@ mod tests {
     fn seed_number_is_crc64_xz() {
         // The standard CRC-64/XZ check value: the CRC of "123456789".
         assert_eq!(seed_number("123456789") as u64, 0x995d_c9bb_df19_39fa);
+    }
+
+    /// HANABLIVE.md: `legacy-10-p2v0s1` hashes `-p2v0s1`.
+    #[test]
+    fn legacy_seeds_hash_all_but_their_first_nine_bytes() {
+        assert_eq!(seed_number("legacy-10-p2v0s1"), seed_number("-p2v0s1"));
+        assert_eq!(seed_number("legacy-x-p2v0s1"), seed_number("p2v0s1"));
+        let crc = crc::Crc::<u64>::new(&crc::CRC_64_XZ);
+        assert_eq!(
+            seed_number("legacy-1é"),
+            crc.checksum(&"legacy-1é".as_bytes()[9..]) as i64
+        );
+        assert_eq!(seed_number("x-p2v0s1"), crc.checksum(b"x-p2v0s1") as i64);
     }
 
     #[test]
