@@ -15,6 +15,7 @@ mod game_args;
 mod replay;
 mod seeds;
 mod solve;
+mod variants;
 
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
@@ -94,6 +95,9 @@ pub enum Command {
     Seeds(seeds::SeedsArgs),
     /// Find the maximum score of a deal with every card known, and an optimal line.
     Solve(solve::SolveArgs),
+    /// List and search every hanab.live variant, or show one: suits, deck, clues, which clues
+    /// touch each card, and whether the solver plays it.
+    Variants(variants::VariantsArgs),
 }
 
 pub fn run() -> anyhow::Result<()> {
@@ -125,6 +129,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Replay(args) => replay::run(args),
         Command::Seeds(args) => seeds::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Variants(args) => variants::run(args),
     }
 }
 
