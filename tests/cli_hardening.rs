@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
@@ -23,19 +23,10 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Waits for `child` at most `limit`; kills it and fails the test if it runs longer.
-fn finishes_within(mut child: Child, limit: Duration, what: &str) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("{what} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// Waits for `child` at most `limit`; fails the test (after killing it) if it runs longer.
+fn finishes_within(child: Child, limit: Duration, what: &str) -> Output {
+    common::wait_within(child, limit)
+        .unwrap_or_else(|| panic!("{what} still running after {limit:?}"))
 }
 
 fn spawn(args: &[&str]) -> Child {

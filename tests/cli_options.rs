@@ -13,11 +13,10 @@
 mod common;
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::TempFile;
 use proptest::prelude::*;
@@ -57,7 +56,7 @@ struct Run {
 
 /// Runs the binary with `args`, killing it after [`LIMIT`].
 fn run(args: &[OsString]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+    let child = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
         .args(args)
         .env_remove("RUST_BACKTRACE")
         .stdin(Stdio::null())
@@ -65,31 +64,19 @@ fn run(args: &[OsString]) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let (status, timed_out) = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break (status, false);
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            break (child.wait().unwrap(), true);
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Run {
-        code: status.code(),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-        timed_out,
+    match common::wait_within(child, LIMIT) {
+        Some(out) => Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            timed_out: false,
+        },
+        None => Run {
+            code: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            timed_out: true,
+        },
     }
 }
 

@@ -3,7 +3,6 @@
 //! seeds, bad input, the lock on `--out`, `--out -`, and pipes and FIFOs.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -571,44 +570,11 @@ fn spawn(args: &[&str], dir: Option<&Path>) -> Child {
     cmd.spawn().expect("the binary starts")
 }
 
-/// Waits for `child` at most `secs` seconds: its output, or `None` (after killing it) when it
-/// took longer.
-fn wait_within(mut child: Child, secs: u64) -> Option<Output> {
-    // Read both pipes meanwhile, so that a child writing much never blocks on a full pipe.
-    let pipe = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let stdout = pipe(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = pipe(child.stderr.take().map(|p| Box::new(p) as _));
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return Some(Output {
-                status,
-                stdout: stdout.join().unwrap(),
-                stderr: stderr.join().unwrap(),
-            });
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// Runs `seeds ARGS`, which must end within `secs` seconds.
 fn seeds_within(args: &[&str], dir: Option<&Path>, secs: u64) -> Output {
     let mut all = vec!["seeds"];
     all.extend_from_slice(args);
-    wait_within(spawn(&all, dir), secs)
+    common::wait_within(spawn(&all, dir), Duration::from_secs(secs))
         .unwrap_or_else(|| panic!("{all:?} took more than {secs} s (hangs?)"))
 }
 
@@ -832,9 +798,10 @@ fn two_runs_at_once_write_each_seed_once() {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let second = wait_within(spawn(&args, None), 120).expect("the second run ends");
+    let second = common::wait_within(spawn(&args, None), Duration::from_secs(120))
+        .expect("the second run ends");
     let first_still_runs = first.try_wait().unwrap().is_none();
-    let first = wait_within(first, 120).expect("the first run ends");
+    let first = common::wait_within(first, Duration::from_secs(120)).expect("the first run ends");
     ok(&first);
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(!err.contains("panicked"), "{err}");
@@ -951,7 +918,7 @@ fn out_to_a_fifo_is_written_without_resuming() {
             ],
             None,
         );
-        let Some(out) = wait_within(child, 60) else {
+        let Some(out) = common::wait_within(child, Duration::from_secs(60)) else {
             // Let the reader's open return, then fail.
             drop(std::fs::OpenOptions::new().write(true).open(&fifo.0));
             let _ = reader.join();

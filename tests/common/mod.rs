@@ -4,8 +4,10 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 use hanabi_solver::card::Card;
 use hanabi_solver::rules::{Options, Rules};
@@ -213,5 +215,38 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Waits for `child` at most `limit`: its output, or `None` (after killing it) when it took
+/// longer. Both pipes are read meanwhile, so a child that writes much never blocks on a full
+/// pipe.
+pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
+    let pipe = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = pipe(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = pipe(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(Output {
+                status,
+                stdout: stdout.join().unwrap(),
+                stderr: stderr.join().unwrap(),
+            });
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
