@@ -155,3 +155,31 @@ fn options_that_contradict_the_seed_name_fail_cleanly() {
     let message = fails(&["p4v0s1", "--variant", "black"]);
     assert!(message.contains("Black"), "{message}");
 }
+
+/// `deal --json` gives the deck in the site's own card form and the suits by name, exactly as
+/// hanab.live deals `p2v{ID}s1` (the site's decks: `../shared/data/hanablive-variants`).
+#[test]
+fn json_deck_in_the_sites_card_form() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/hanablive-variants/decks-p2-s1.jsonl");
+    let text = std::fs::read_to_string(path).expect("the shared deck vectors");
+    let mut checked = 0;
+    for line in text.lines() {
+        let site: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = site["variant_id"].as_u64().unwrap();
+        if ![0, 1, 2, 3, 15, 16, 18, 21].contains(&id) {
+            continue;
+        }
+        let ours = json(&deal(&[site["seed"].as_str().unwrap(), "--json"]));
+        assert_eq!(ours["suits"], site["suits"], "variant {id}");
+        let cards: Vec<serde_json::Value> = site["deck"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| serde_json::json!({"suitIndex": c[0], "rank": c[1]}))
+            .collect();
+        assert_eq!(ours["deck_cards"], serde_json::json!(cards), "variant {id}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}

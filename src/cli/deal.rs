@@ -38,6 +38,12 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
             "variant_id": v.id,
             "hand_size": rules.hand_size,
             "deck": names(&deck),
+            // The site's own card form, as in its game exports.
+            "deck_cards": deck
+                .iter()
+                .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": c.rank()}))
+                .collect::<Vec<_>>(),
+            "suits": v.suits.iter().map(|s| s.name).collect::<Vec<_>>(),
             "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),
             "pile": names(pile),
         });
