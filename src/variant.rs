@@ -2,6 +2,7 @@
 
 use crate::card::Card;
 use crate::error::Error;
+use crate::game::catalogue::Catalogue;
 
 /// How one suit behaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +138,13 @@ impl Variant {
                 suits: k.3.to_vec(),
                 ranks: 5,
             })
-            .ok_or_else(|| Error::UnknownVariant(format!("id {id}")))
+            .ok_or_else(|| match Catalogue::builtin().by_id(id) {
+                Some(v) => Error::NotPlayedYet {
+                    id,
+                    name: v.name.clone(),
+                },
+                None => Error::UnknownVariant(format!("id {id}")),
+            })
     }
 
     /// A variant by CLI name (`no-variant`, `black`, ...), hanab.live name (`Black (6 Suits)`,
@@ -158,7 +165,13 @@ impl Variant {
             .iter()
             .find(|k| k.0.eq_ignore_ascii_case(t) || k.1.eq_ignore_ascii_case(t))
             .map(|k| Variant::by_id(k.2).expect("known id"))
-            .ok_or_else(|| Error::UnknownVariant(escape_controls(t)))
+            .ok_or_else(|| match Catalogue::builtin().by_name(t) {
+                Some(v) => Error::NotPlayedYet {
+                    id: v.id,
+                    name: v.name.clone(),
+                },
+                None => Error::UnknownVariant(escape_controls(t)),
+            })
     }
 
     /// The names accepted by [`Variant::parse`], for help texts and error messages.

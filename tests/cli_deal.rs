@@ -142,8 +142,10 @@ fn malformed_seed_names_fail_cleanly() {
 
 #[test]
 fn unknown_variants_fail_cleanly() {
-    let message = fails(&["p2v77s1"]);
+    let message = fails(&["p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
+    let message = fails(&["p2v77s1"]);
+    assert!(message.contains("does not play"), "{message}");
     let message = fails(&["some-seed", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
 }

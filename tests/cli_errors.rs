@@ -30,11 +30,13 @@ fn malformed_seed_names() {
 
 #[test]
 fn unknown_variants() {
-    let message = fails(&["solve", "p2v77s1"]);
+    let message = fails(&["solve", "p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
+    let message = fails(&["solve", "p2v77s1"]);
+    assert!(message.contains("does not play"), "{message}");
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
-    let message = fails(&["deal", "x", "--players", "2", "--variant", "99"]);
+    let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);
     assert!(message.contains("unknown variant"), "{message}");
 }
 

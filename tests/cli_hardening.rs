@@ -331,3 +331,25 @@ fn bench_leaves_undecided_deals_open() {
     }
     assert!(open > 0, "{v}");
 }
+
+/// A hanab.live variant the solver does not play yet is named as such, with where to read its
+/// facts; a name the site does not have is unknown.
+#[test]
+fn variants_of_the_site_not_played_yet_say_so() {
+    let err = fails(&["solve", "p3v107s12"]);
+    assert!(
+        err.contains("variant 107 \"Pink (5 Suits)\"") && err.contains("variants 107"),
+        "{err}"
+    );
+    let err = fails(&[
+        "solve",
+        "x",
+        "--players",
+        "2",
+        "--variant",
+        "null (5 suits)",
+    ]);
+    assert!(err.contains("\"Null (5 Suits)\" yet"), "{err}");
+    let err = fails(&["solve", "x", "--players", "2", "--variant", "Purple Rain"]);
+    assert!(err.contains("unknown variant Purple Rain"), "{err}");
+}
