@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::rules::Rules;
-use crate::search::Solution;
+use crate::search::{verdict, Solution};
 
 /// What can go wrong reading batch files or asking for a shard.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -154,7 +154,7 @@ impl From<OutcomeFields> for Outcome {
         Outcome {
             max_score: f.max_score,
             perfect_score: f.perfect_score,
-            winnable: winnable(f.lower_bound, f.upper_bound, f.perfect_score),
+            winnable: verdict(f.lower_bound, f.upper_bound, f.perfect_score),
             proven: f.proven,
             lower_bound: f.lower_bound,
             upper_bound: f.upper_bound,
@@ -165,28 +165,12 @@ impl From<OutcomeFields> for Outcome {
     }
 }
 
-/// Whether proven bounds `lower..=upper` on the maximum score show the perfect score reached
-/// (`Some(true)`), out of reach (`Some(false)`), or neither (`None`).
-pub fn winnable(lower: u8, upper: u8, perfect: u8) -> Option<bool> {
-    if lower >= perfect {
-        Some(true)
-    } else if upper < perfect {
-        Some(false)
-    } else {
-        None
-    }
-}
-
 impl Outcome {
     pub fn of(solution: &Solution) -> Outcome {
         Outcome {
             max_score: solution.max_score,
             perfect_score: solution.perfect_score,
-            winnable: winnable(
-                solution.lower_bound,
-                solution.upper_bound,
-                solution.perfect_score,
-            ),
+            winnable: solution.verdict(),
             proven: solution.proven,
             lower_bound: solution.lower_bound,
             upper_bound: solution.upper_bound,

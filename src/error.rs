@@ -27,3 +27,28 @@ pub enum Error {
     #[error("line {line}: {message}")]
     Position { line: usize, message: String },
 }
+
+/// Whether `c` would break a one-line message: a control character (a tab included), or a line
+/// or paragraph separator.
+pub fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `text` with control characters, line and paragraph separators and byte order marks written
+/// as escapes (`\r`, `\u{b}`, `\u{feff}`), so that an error message quoting user input stays
+/// on one line and shows what is there. Tabs are left alone.
+pub fn escape_controls(text: &str) -> String {
+    let hidden = |c: char| (breaks_line(c) && c != '\t') || c == '\u{feff}';
+    if !text.contains(hidden) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}

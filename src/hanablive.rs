@@ -195,10 +195,7 @@ fn check_names(game: &GameExport) -> Result<(), Error> {
         }))
         .chain(game.seed.iter().map(|s| ("seed", s.as_str())));
     for (what, text) in named {
-        if text
-            .chars()
-            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
-        {
+        if text.chars().any(crate::error::breaks_line) {
             return Err(Error::Json(format!(
                 "the {what} {text:?} holds a control character"
             )));

@@ -7,7 +7,10 @@ fn main() {
         if cli::is_broken_pipe(&e) {
             return;
         }
-        eprintln!("error: {}", cli::one_line(&format!("{e:#}")));
+        eprintln!(
+            "error: {}",
+            hanabi_solver::error::escape_controls(&format!("{e:#}"))
+        );
         std::process::exit(1);
     }
 }

@@ -1,7 +1,7 @@
 //! Variants: which suits a deck holds, how many copies of each card, and which colours clues name.
 
 use crate::card::Card;
-use crate::error::Error;
+use crate::error::{escape_controls, Error};
 use crate::game::catalogue::Catalogue;
 
 /// How one suit behaves.
@@ -43,27 +43,6 @@ const RAINBOW: Suit = Suit {
     one_each: false,
     rainbow: true,
 };
-
-/// `text` with control characters, line and paragraph separators and byte order marks written
-/// as escapes (`\r`, `\u{b}`, `\u{feff}`), so that an error message quoting user input stays
-/// on one line and shows what is there. Tabs are left alone.
-pub(crate) fn escape_controls(text: &str) -> String {
-    let hidden = |c: char| {
-        (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
-    };
-    if !text.contains(hidden) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if hidden(c) {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
 
 /// The six ordinary suits, in the order research decks take them.
 const ORDINARY: [Suit; 6] = [RED, YELLOW, GREEN, BLUE, PURPLE, TEAL];

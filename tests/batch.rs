@@ -7,6 +7,7 @@ use hanabi_solver::batch::{
     Outcome, Record, Shard, Summary, Z95,
 };
 use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::search::verdict;
 use hanabi_solver::variant::Variant;
 
 fn close(a: f64, b: f64) -> bool {
@@ -65,7 +66,7 @@ fn record(seed: &str, max: u8, proven: bool, seconds: f64) -> Record {
         outcome: Outcome {
             max_score: max,
             perfect_score: 25,
-            winnable: batch::winnable(max, if proven { max } else { 25 }, 25),
+            winnable: verdict(max, if proven { max } else { 25 }, 25),
             proven,
             lower_bound: max,
             upper_bound: if proven { max } else { 25 },
@@ -251,10 +252,10 @@ fn summary_of_a_hand_made_batch() {
 /// reach (even if the maximum is not proven), and null otherwise.
 #[test]
 fn winnable_is_null_for_undecided_seeds() {
-    assert_eq!(batch::winnable(25, 25, 25), Some(true));
-    assert_eq!(batch::winnable(23, 23, 25), Some(false));
-    assert_eq!(batch::winnable(20, 24, 25), Some(false));
-    assert_eq!(batch::winnable(24, 25, 25), None);
+    assert_eq!(verdict(25, 25, 25), Some(true));
+    assert_eq!(verdict(23, 23, 25), Some(false));
+    assert_eq!(verdict(20, 24, 25), Some(false));
+    assert_eq!(verdict(24, 25, 25), None);
     let undecided = record("a1", 22, false, 1.0);
     assert_eq!(undecided.outcome.winnable, None);
     let line = undecided.to_line();
@@ -277,7 +278,7 @@ fn old_lines_with_false_for_undecided_seeds_read_as_undecided() {
     // The last seed stopped with 25 out of reach but its maximum unproven.
     let mut stopped = record("a4", 20, false, 10.0);
     stopped.outcome.upper_bound = 23;
-    stopped.outcome.winnable = batch::winnable(20, 23, 25);
+    stopped.outcome.winnable = verdict(20, 23, 25);
     assert_eq!(stopped.outcome.winnable, Some(false));
     let fresh = [
         record("a1", 25, true, 0.1),

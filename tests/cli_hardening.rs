@@ -120,33 +120,17 @@ fn huge_time_limits_are_no_limit() {
         let v = json(&run(&["solve", "p2v0s1", "--time-limit", t, "--json"]));
         assert_eq!(v["proven"], true, "{t}");
         let pile8 = repo("positions/hidden/2p-pile-8.hanabi");
-        let out = run(&[
-            "solve",
-            pile8.to_str().unwrap(),
-            "--exact",
-            "--time-limit",
-            t,
-            "--threads",
-            "1",
-        ]);
-        assert!(
-            out.status.success(),
-            "{t}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let out = run(&[
-            "solve",
-            pile8.to_str().unwrap(),
-            "--samples",
-            "3",
-            "--time-limit",
-            t,
-        ]);
-        assert!(
-            out.status.success(),
-            "{t}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let pile8 = pile8.to_str().unwrap();
+        for mode in [&["--exact", "--threads", "1"][..], &["--samples", "3"]] {
+            let mut args = vec!["solve", pile8, "--time-limit", t];
+            args.extend_from_slice(mode);
+            let out = run(&args);
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
     for t in ["0", "-1", "NaN", "inf", "-inf"] {
         let err = fails(&["solve", "p2v0s1", &format!("--time-limit={t}")]);

@@ -9,8 +9,7 @@ mod common;
 use common::{fails, permutations, run};
 use hanabi_solver::card::Card;
 use hanabi_solver::hidden::{
-    evaluate, mean_interval, mean_interval_of_counts, root_actions, sample, sample_until, wilson,
-    Estimate,
+    evaluate, mean_interval, root_actions, sample, sample_until, wilson, Estimate,
 };
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::search::SolveConfig;
@@ -188,12 +187,35 @@ fn intervals() {
     let (p, (lo, hi)) = wilson(5, 10);
     assert_eq!(p, 0.5);
     assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3);
-    let (m, (lo, hi)) = mean_interval(&[1.0, 2.0, 3.0, 4.0], 0.0, 10.0);
+    let (m, (lo, hi)) = listed_mean_interval(&[1.0, 2.0, 3.0, 4.0], 0.0, 10.0);
     assert_eq!(m, 2.5);
     // sd = 1.29099, half width = 1.96 * sd / 2
     assert!((hi - lo - 1.96 * 1.290_994_4).abs() < 1e-6);
-    let (_, (lo, hi)) = mean_interval(&[3.0], 0.0, 10.0);
+    let (_, (lo, hi)) = listed_mean_interval(&[3.0], 0.0, 10.0);
     assert_eq!((lo, hi), (3.0, 3.0));
+    // The same figures from counts: one each of 1, 2, 3 and 4; one 3.
+    let (m, (lo, hi)) = mean_interval(&[0, 1, 1, 1, 1], 0.0, 10.0);
+    assert_eq!(m, 2.5);
+    assert!((hi - lo - 1.96 * 1.290_994_4).abs() < 1e-6);
+    let (_, (lo, hi)) = mean_interval(&[0, 0, 0, 1], 0.0, 10.0);
+    assert_eq!((lo, hi), (3.0, 3.0));
+}
+
+/// The reference: the mean of the listed values `xs` and its 95% interval (normal
+/// approximation with the sample standard deviation), clamped to `[lo, hi]`.
+fn listed_mean_interval(xs: &[f64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, (lo, hi));
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let sd = if xs.len() > 1 {
+        (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let half = 1.96 * sd / n.sqrt();
+    (mean, ((mean - half).max(lo), (mean + half).min(hi)))
 }
 
 /// The interval from counts equals the one from the listed values, on random samples.
@@ -215,14 +237,11 @@ fn interval_of_counts_matches_the_listed_values() {
             counts[v] += 1;
             values.push(v as f64);
         }
-        let (m1, (lo1, hi1)) = mean_interval(&values, 0.0, 25.0);
-        let (m2, (lo2, hi2)) = mean_interval_of_counts(&counts, 0.0, 25.0);
+        let (m1, (lo1, hi1)) = listed_mean_interval(&values, 0.0, 25.0);
+        let (m2, (lo2, hi2)) = mean_interval(&counts, 0.0, 25.0);
         assert!((m1 - m2).abs() < 1e-9 && (lo1 - lo2).abs() < 1e-9 && (hi1 - hi2).abs() < 1e-9);
     }
-    assert_eq!(
-        mean_interval_of_counts(&[0, 0], 0.0, 1.0),
-        (0.0, (0.0, 1.0))
-    );
+    assert_eq!(mean_interval(&[0, 0], 0.0, 1.0), (0.0, (0.0, 1.0)));
 }
 
 /// A huge sample count allocates nothing per sample: with a deadline already passed, no

@@ -141,11 +141,7 @@ fn run_deal(d: &BenchDeal, config: &SolveConfig) -> anyhow::Result<DealResult> {
         max_score: solution.max_score,
         perfect_score: solution.perfect_score,
         proven: solution.proven,
-        winnable: hanabi_solver::batch::winnable(
-            solution.lower_bound,
-            solution.upper_bound,
-            solution.perfect_score,
-        ),
+        winnable: solution.verdict(),
         lower_bound: solution.lower_bound,
         upper_bound: solution.upper_bound,
         nodes: solution.nodes,

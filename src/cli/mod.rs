@@ -61,20 +61,6 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// `text` on one line: newlines and other control characters written as escapes (`\n`,
-/// `\u{1b}`), so an error echoing raw input never spans lines or moves the cursor.
-pub fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Exact Hanabi solver: hanab.live seeds and games, maximum scores, optimal lines.
 #[derive(Parser, Debug)]
 #[command(name = "hanabi-solver", version, about, long_about = None)]

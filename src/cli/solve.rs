@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::batch;
 use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
 use hanabi_solver::hanablive::{self, GameExport};
@@ -502,7 +501,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             "endless": rules.endless,
             "max_score": solution.max_score,
             "perfect_score": perfect,
-            "winnable": batch::winnable(solution.lower_bound, solution.upper_bound, perfect),
+            "winnable": solution.verdict(),
             "proven": solution.proven,
             "lower_bound": solution.lower_bound,
             "upper_bound": solution.upper_bound,

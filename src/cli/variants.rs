@@ -248,42 +248,40 @@ fn variant_rules(v: &VariantFacts) -> Vec<String> {
     if let Some(r) = v.critical_rank {
         p.push(format!("one {r} per suit"));
     }
-    if f.scarce_ones {
-        p.push("two 1s per suit".to_string());
-    }
-    if f.odds_and_evens {
-        p.push("rank clues are Odd (1) and Even (2)".to_string());
-    }
-    if f.funnels {
-        p.push("rank clue N touches ranks N and below".to_string());
-    }
-    if f.chimneys {
-        p.push("rank clue N touches ranks N and above".to_string());
-    }
-    if f.synesthesia {
-        p.push(
-            "no rank clues; a colour clue also touches the ranks of its prism colour".to_string(),
+    let flagged = |p: &mut Vec<String>, rules: &[(bool, &str)]| {
+        p.extend(rules.iter().filter(|r| r.0).map(|r| r.1.to_string()));
+    };
+    flagged(
+        &mut p,
+        &[
+            (f.scarce_ones, "two 1s per suit"),
+            (f.odds_and_evens, "rank clues are Odd (1) and Even (2)"),
+            (f.funnels, "rank clue N touches ranks N and below"),
+            (f.chimneys, "rank clue N touches ranks N and above"),
+            (
+                f.synesthesia,
+                "no rank clues; a colour clue also touches the ranks of its prism colour",
+            ),
+        ],
+    );
+    if !f.synesthesia {
+        flagged(
+            &mut p,
+            &[
+                (v.clue_colors.is_empty(), "no colour clues"),
+                (v.clue_ranks.is_empty(), "no rank clues"),
+            ],
         );
-    } else {
-        if v.clue_colors.is_empty() {
-            p.push("no colour clues".to_string());
-        }
-        if v.clue_ranks.is_empty() {
-            p.push("no rank clues".to_string());
-        }
     }
-    if f.color_clues_touch_nothing {
-        p.push("colour clues touch nothing".to_string());
-    }
-    if f.rank_clues_touch_nothing {
-        p.push("rank clues touch nothing".to_string());
-    }
-    if f.cow_and_pig {
-        p.push("clues only say Moo (colour) or Oink (rank)".to_string());
-    }
-    if f.duck {
-        p.push("clues only say Quack".to_string());
-    }
+    flagged(
+        &mut p,
+        &[
+            (f.color_clues_touch_nothing, "colour clues touch nothing"),
+            (f.rank_clues_touch_nothing, "rank clues touch nothing"),
+            (f.cow_and_pig, "clues only say Moo (colour) or Oink (rank)"),
+            (f.duck, "clues only say Quack"),
+        ],
+    );
     p
 }
 

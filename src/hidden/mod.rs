@@ -24,26 +24,11 @@ pub use sample::{
     evaluate, root_actions, sample, sample_until, Estimate, MoveEstimate, Outcome, SplitMix64,
 };
 
-/// The mean of `xs` and its 95% interval (normal approximation with the sample standard
-/// deviation), clamped to `[lo, hi]`. One value gives a zero-width interval.
-pub fn mean_interval(xs: &[f64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
-    let n = xs.len() as f64;
-    if xs.is_empty() {
-        return (0.0, (lo, hi));
-    }
-    let mean = xs.iter().sum::<f64>() / n;
-    let sd = if xs.len() > 1 {
-        (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt()
-    } else {
-        0.0
-    };
-    let half = 1.96 * sd / n.sqrt();
-    (mean, ((mean - half).max(lo), (mean + half).min(hi)))
-}
-
-/// [`mean_interval`] of a sample given as counts: `counts[x]` samples of value `x`. Exact
-/// integer sums, so the result does not depend on the order samples were counted in.
-pub fn mean_interval_of_counts(counts: &[u64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
+/// The mean of a sample given as counts (`counts[x]` samples of value `x`) and its 95% interval
+/// (normal approximation with the sample standard deviation), clamped to `[lo, hi]`. One value
+/// gives a zero-width interval. Exact integer sums, so the result does not depend on the order
+/// samples were counted in.
+pub fn mean_interval(counts: &[u64], lo: f64, hi: f64) -> (f64, (f64, f64)) {
     let n: u64 = counts.iter().sum();
     if n == 0 {
         return (0.0, (lo, hi));

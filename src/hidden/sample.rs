@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::{mean_interval_of_counts, wilson, Filler};
+use super::{mean_interval, wilson, Filler};
 use crate::card::Card;
 use crate::error::Error;
 use crate::position::Position;
@@ -295,7 +295,7 @@ pub fn sample_until(
         .map(|(k, &action)| {
             let counts = &tally.score_counts[k];
             let wins = counts[perfect as usize] as usize;
-            let (expected_score, score_ci95) = mean_interval_of_counts(counts, 0.0, perfect as f64);
+            let (expected_score, score_ci95) = mean_interval(counts, 0.0, perfect as f64);
             let (win_probability, win_ci95) = wilson(wins, taken);
             let (name, slot) = action_name(position, action);
             MoveEstimate {

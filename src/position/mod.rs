@@ -19,10 +19,10 @@ pub mod text;
 use std::fmt;
 
 use crate::card::Card;
-use crate::error::Error;
+use crate::error::{escape_controls, Error};
 use crate::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::state::{Deal, State, NOT_FINAL};
-use crate::variant::{escape_controls, Variant};
+use crate::variant::Variant;
 
 pub use text::{parse, to_text};
 

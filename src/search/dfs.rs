@@ -84,12 +84,7 @@ impl Searcher<'_> {
         if self.nodes >= self.node_limit {
             return true;
         }
-        if let Some(d) = self.deadline {
-            if Instant::now() >= d {
-                self.stop.store(true, Ordering::Relaxed);
-            }
-        }
-        self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
+        past_deadline(self.deadline, self.stop) || self.done.load(Ordering::Relaxed)
     }
 
     /// The children of `state` that might still reach `k`, with the actions leading to them:
@@ -208,6 +203,15 @@ impl Searcher<'_> {
         }
         Answer::No
     }
+}
+
+/// Whether a search must stop: `stop` is set, or `deadline` has passed (which sets `stop`, so
+/// that every search sharing it stops at its next look).
+pub(super) fn past_deadline(deadline: Option<Instant>, stop: &AtomicBool) -> bool {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        stop.store(true, Ordering::Relaxed);
+    }
+    stop.load(Ordering::Relaxed)
 }
 
 /// Whether the relaxed game bounds the real one from `state`. It needs every player to hold a

@@ -8,9 +8,11 @@ use rayon::prelude::*;
 
 use super::beam::beam;
 use super::bounds::{goal_bound, upper_bound};
-use super::dfs::{pool_applies, relaxation_applies, relaxed_root, Answer, Searcher, Tuning};
+use super::dfs::{
+    past_deadline, pool_applies, relaxation_applies, relaxed_root, Answer, Searcher, Tuning,
+};
 use super::goal::Goal;
-use super::key::goal_key;
+use super::key::{goal_key, Key};
 use super::order::ordered_moves;
 use super::table::Table;
 use crate::state::{Action, Deal, State};
@@ -67,6 +69,23 @@ impl Solution {
     pub fn winnable(&self) -> bool {
         self.lower_bound == self.perfect_score
     }
+
+    /// Winnable (`Some(true)`), proven not (`Some(false)`), or left open by a limit (`None`).
+    pub fn verdict(&self) -> Option<bool> {
+        verdict(self.lower_bound, self.upper_bound, self.perfect_score)
+    }
+}
+
+/// Whether proven bounds `lower..=upper` on the maximum score show the perfect score reached
+/// (`Some(true)`), out of reach (`Some(false)`), or neither (`None`).
+pub fn verdict(lower: u8, upper: u8, perfect: u8) -> Option<bool> {
+    if lower >= perfect {
+        Some(true)
+    } else if upper < perfect {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// Plies of the tree split across threads.
@@ -110,12 +129,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Whether the search must stop: `stop` is set, or the deadline has passed (which sets it).
-    fn past_limit(&self) -> bool {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.stop.load(Ordering::Relaxed)
+    /// The table key of `state` in this context's game and goal.
+    fn key(&self, state: &State) -> Key {
+        goal_key(self.deal, state, &self.goal, self.relaxed, self.pool)
     }
 
     /// `reach` with the first `depth` plies searched in parallel.
@@ -141,7 +157,7 @@ impl<'a> Ctx<'a> {
                 // question has thousands of leaves: each looks once before it starts.
                 if found.load(Ordering::Relaxed)
                     || done.load(Ordering::Relaxed)
-                    || self.past_limit()
+                    || past_deadline(self.deadline, self.stop)
                 {
                     return Answer::Stopped;
                 }
@@ -161,7 +177,7 @@ impl<'a> Ctx<'a> {
             Answer::No
         };
         if self.tuning.table {
-            let key = goal_key(self.deal, state, &self.goal, self.relaxed, self.pool);
+            let key = self.key(state);
             match answer {
                 Answer::Yes => self
                     .table
@@ -191,51 +207,46 @@ impl<'a> Ctx<'a> {
         let mut searcher = unlimited.searcher(&never);
         let mut line = Vec::new();
         let mut s = *state;
-        let mut result = Some(());
         while !s.is_over() {
-            let children = searcher.children(&s, k);
-            let known = children
-                .iter()
-                .find(|(_, child)| self.known_to_reach(child, k))
-                .copied();
-            let next = known.or_else(|| {
-                for &(a, child) in &children {
-                    match searcher.reach(&child, k) {
-                        Answer::Yes => return Some((a, child)),
-                        Answer::No => {}
-                        Answer::Stopped => return None,
-                    }
-                }
-                None
-            });
-            let Some((a, child)) = next else {
+            let Some((a, child)) = self.step_toward(&mut searcher, &s, k) else {
                 // Stopped; or (never seen) no child reaches k: then no line is claimed.
-                result = None;
-                break;
+                self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
+                return None;
             };
             line.push(a);
             s = child;
         }
         self.nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
-        result.map(|()| line)
+        Some(line)
     }
 
-    /// Whether the table (or the position itself, when over) already shows `state` reaching `k`.
-    fn known_to_reach(&self, state: &State, k: u8) -> bool {
-        if state.is_over() {
-            return self.goal.score(&self.deal.rules, state) >= k;
+    /// A move from `state` that keeps `k` reachable: a child the table (or the game's end)
+    /// already shows reaching it, else the first the search proves does. `None` if stopped.
+    fn step_toward(
+        &self,
+        searcher: &mut Searcher,
+        state: &State,
+        k: u8,
+    ) -> Option<(Action, State)> {
+        let children = searcher.children(state, k);
+        let known = children.iter().find(|(_, child)| {
+            if child.is_over() {
+                self.goal.score(&self.deal.rules, child) >= k
+            } else {
+                self.tuning.table && self.table.get(&self.key(child)).is_some_and(|b| b.lo >= k)
+            }
+        });
+        if let Some(&step) = known {
+            return Some(step);
         }
-        self.tuning.table
-            && self
-                .table
-                .get(&goal_key(
-                    self.deal,
-                    state,
-                    &self.goal,
-                    self.relaxed,
-                    self.pool,
-                ))
-                .is_some_and(|b| b.lo >= k)
+        for &(a, child) in &children {
+            match searcher.reach(&child, k) {
+                Answer::Yes => return Some((a, child)),
+                Answer::No => {}
+                Answer::Stopped => return None,
+            }
+        }
+        None
     }
 }
 
