@@ -16,7 +16,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::rules::Rules;
+use crate::game::rules::Rules;
 use crate::search::{verdict, Solution};
 
 /// What can go wrong reading batch files or asking for a shard.

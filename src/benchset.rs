@@ -14,11 +14,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::card::Card;
-use crate::rules::{Options, Rules};
+use crate::game::card::Card;
+use crate::game::rules::{Options, Rules};
+use crate::game::variant::Variant;
 use crate::seed::{parse_seed_name, shuffled_deck};
 use crate::state::{Deal, State};
-use crate::variant::Variant;
 
 /// The folder of the committed bench sets (`positions/bench` in this source tree).
 pub fn default_dir() -> PathBuf {

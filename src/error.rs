@@ -5,14 +5,18 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
-    #[error("unknown variant {0}; known variants: no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5 (or their hanab.live names or ids)")]
+    #[error("unknown variant {0}; give a hanab.live variant name or id (`hanabi-solver variants WORDS` finds them) or no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5")]
     UnknownVariant(String),
-    /// A variant hanab.live has that the solver does not play yet.
-    #[error("the solver does not play hanab.live's variant {id} \"{name}\" yet: it plays no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits and black-5 (ids 0 1 2 3 15 16 18 21); `hanabi-solver variants {id}` shows its cards and clues")]
-    NotPlayedYet { id: u32, name: String },
+    /// A hanab.live variant of a play-rule family the solver does not model yet.
+    #[error("the solver does not play hanab.live's variant {id} \"{name}\" yet: the {family} family changes how cards are played; `hanabi-solver variants {id}` shows its cards and clues")]
+    NotPlayedYet {
+        id: u32,
+        name: String,
+        family: String,
+    },
     #[error("invalid option: {0}")]
     Option(String),
-    #[error("invalid card {0:?}: write a suit letter ({1}) then a rank, like r1")]
+    #[error("invalid card {0:?}: write a suit ({1}) then a rank, like r1")]
     Card(String, String),
     #[error("invalid deck: {0}")]
     Deck(String),

@@ -27,11 +27,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::Card;
 use crate::error::Error;
-use crate::rules::{default_hand_size, Options, Rules};
+use crate::game::card::Card;
+use crate::game::play;
+use crate::game::rules::{default_hand_size, Options, Rules};
+use crate::game::variant::Variant;
 use crate::state::{self, Action, Deal, State, NOT_FINAL};
-use crate::variant::Variant;
 
 /// Action type: play a card (`target` = its order).
 pub const PLAY: i64 = 0;
@@ -468,139 +469,156 @@ impl Tracker {
         let seat = self.state.turn as usize;
         let name = self.name(seat).to_string();
         let deck_size = self.dealt + self.deal.pile.len();
-        let (action, clue_text) = match a.kind {
-            PLAY | DISCARD => {
-                if let Some(v) = a.value {
-                    if v != 0 {
-                        return Err(format!(
-                            "a play or discard takes no value, but it has value {v}"
-                        ));
+        let (action, clue_text) =
+            match a.kind {
+                PLAY | DISCARD => {
+                    if let Some(v) = a.value {
+                        if v != 0 {
+                            return Err(format!(
+                                "a play or discard takes no value, but it has value {v}"
+                            ));
+                        }
+                    }
+                    let order = usize::try_from(a.target)
+                        .ok()
+                        .filter(|&o| o < deck_size)
+                        .ok_or_else(|| {
+                            format!(
+                                "there is no card {}: the deck has {deck_size} cards",
+                                a.target
+                            )
+                        })?;
+                    if let Some(slot) = self.orders[seat].iter().position(|&o| o as usize == order)
+                    {
+                        let slot = slot as u8;
+                        (
+                            if a.kind == PLAY {
+                                Action::Play(slot)
+                            } else {
+                                Action::Discard(slot)
+                            },
+                            None,
+                        )
+                    } else if a.kind == PLAY
+                        && self.top_order() == Some(order)
+                        && self.state.can_deck_play(&self.deal)
+                    {
+                        (Action::DeckPlay, None)
+                    } else {
+                        let mut why = self.whereabouts(order);
+                        if a.kind == PLAY && self.top_order() == Some(order) && rules.deck_plays {
+                            why.push_str("; a deck play needs exactly one card left in the pile");
+                        }
+                        return Err(format!("card {order} is not in {name}'s hand ({why})"));
                     }
                 }
-                let order = usize::try_from(a.target)
-                    .ok()
-                    .filter(|&o| o < deck_size)
-                    .ok_or_else(|| {
-                        format!(
-                            "there is no card {}: the deck has {deck_size} cards",
-                            a.target
+                COLOUR_CLUE | RANK_CLUE => {
+                    let target = usize::try_from(a.target)
+                        .ok()
+                        .filter(|&t| t < rules.players as usize)
+                        .ok_or_else(|| {
+                            format!(
+                                "there is no seat {} to clue: the game has {} players",
+                                a.target, rules.players
+                            )
+                        })?;
+                    if target == seat {
+                        return Err(format!("{name} cannot clue themselves"));
+                    }
+                    let colour = a.kind == COLOUR_CLUE;
+                    let kind = if colour { "colour" } else { "rank" };
+                    let value = a
+                        .value
+                        .ok_or_else(|| format!("a {kind} clue needs a value"))?;
+                    let variant = &rules.variant;
+                    let clue =
+                        if colour {
+                            variant.colour_clue(value).ok_or_else(|| {
+                                let n = variant.colour_clues().len();
+                                format!(
+                            "colour value {value} is out of range: {} has {n} clue colours{}",
+                            variant.name,
+                            if n == 0 { String::new() } else { format!(" (0 to {})", n - 1) }
                         )
-                    })?;
-                if let Some(slot) = self.orders[seat].iter().position(|&o| o as usize == order) {
-                    let slot = slot as u8;
-                    (
-                        if a.kind == PLAY {
-                            Action::Play(slot)
+                            })?
                         } else {
-                            Action::Discard(slot)
-                        },
-                        None,
-                    )
-                } else if a.kind == PLAY
-                    && self.top_order() == Some(order)
-                    && self.state.can_deck_play(&self.deal)
-                {
-                    (Action::DeckPlay, None)
-                } else {
-                    let mut why = self.whereabouts(order);
-                    if a.kind == PLAY && self.top_order() == Some(order) && rules.deck_plays {
-                        why.push_str("; a deck play needs exactly one card left in the pile");
+                            variant.rank_clue(value).ok_or_else(|| {
+                                let values: Vec<String> = variant
+                                    .rank_clues()
+                                    .iter()
+                                    .map(|c| c.value.to_string())
+                                    .collect();
+                                if values.is_empty() {
+                                    format!(
+                                        "rank value {value} is not a clue: {} has no rank clues",
+                                        variant.name
+                                    )
+                                } else {
+                                    format!(
+                                        "rank value {value} is not a clue: {} has rank clues {}",
+                                        variant.name,
+                                        values.join(" ")
+                                    )
+                                }
+                            })?
+                        };
+                    let touched = clue.touches;
+                    let touches = move |card: Card| card.kind_bit() & touched != 0;
+                    let words = if colour {
+                        clue.name.to_lowercase()
+                    } else {
+                        clue.name.clone()
+                    };
+                    let may_touch_nothing = rules.empty_clues || variant.clue_type_is_blind(colour);
+                    if self.state.clues == 0 {
+                        return Err("no clue token is available".to_string());
                     }
-                    return Err(format!("card {order} is not in {name}'s hand ({why})"));
-                }
-            }
-            COLOUR_CLUE | RANK_CLUE => {
-                let target = usize::try_from(a.target)
-                    .ok()
-                    .filter(|&t| t < rules.players as usize)
-                    .ok_or_else(|| {
-                        format!(
-                            "there is no seat {} to clue: the game has {} players",
-                            a.target, rules.players
-                        )
-                    })?;
-                if target == seat {
-                    return Err(format!("{name} cannot clue themselves"));
-                }
-                let colour = a.kind == COLOUR_CLUE;
-                let kind = if colour { "colour" } else { "rank" };
-                let value = a
-                    .value
-                    .ok_or_else(|| format!("a {kind} clue needs a value"))?;
-                let colours = rules.variant.clue_colours();
-                let (touches, words): (Box<dyn Fn(Card) -> bool>, String) = if colour {
-                    let &c = usize::try_from(value).ok().and_then(|v| colours.get(v)).ok_or_else(|| {
-                        format!(
-                            "colour value {value} is out of range: {} has {} clue colours (0 to {})",
-                            rules.variant.name,
-                            colours.len(),
-                            colours.len().saturating_sub(1)
-                        )
-                    })?;
-                    let variant = rules.variant.clone();
-                    let word = variant.suits[c as usize].name.to_lowercase();
-                    (Box::new(move |card| variant.colour_touches(c, card)), word)
-                } else {
-                    if !(1..=rules.variant.ranks as i64).contains(&value) {
+                    let count = self
+                        .state
+                        .hand(target)
+                        .iter()
+                        .filter(|&&c| touches(c))
+                        .count();
+                    if count == 0 && !may_touch_nothing {
                         return Err(format!(
-                            "rank value {value} is out of range: ranks are 1 to {}",
-                            rules.variant.ranks
+                            "the clue touches no card in {}'s hand (empty clues are off)",
+                            self.name(target)
                         ));
                     }
+                    let cards = match count {
+                        0 => "touches no card".to_string(),
+                        1 => "touches 1 card".to_string(),
+                        k => format!("touches {k} cards"),
+                    };
                     (
-                        Box::new(move |card: Card| card.rank() as i64 == value),
-                        value.to_string(),
+                        Action::Clue,
+                        Some(format!(
+                            "{name} clues {} {words} ({cards})",
+                            self.name(target)
+                        )),
                     )
-                };
-                if self.state.clues == 0 {
-                    return Err("no clue token is available".to_string());
                 }
-                let count = self
-                    .state
-                    .hand(target)
-                    .iter()
-                    .filter(|&&c| touches(c))
-                    .count();
-                if count == 0 && !rules.empty_clues {
-                    return Err(format!(
-                        "the clue touches no card in {}'s hand (empty clues are off)",
-                        self.name(target)
-                    ));
+                GAME_OVER | GAME_OVER_BY_VOTE => {
+                    let who = usize::try_from(a.target)
+                        .ok()
+                        .filter(|&t| t < rules.players as usize)
+                        .map(|t| self.name(t).to_string());
+                    let text = game_over_text(a.value, who.as_deref());
+                    self.game_over = Some(GameOver {
+                        index: self.steps,
+                        target: a.target,
+                        condition: a.value,
+                        text: text.clone(),
+                    });
+                    self.ended = Some(text.clone());
+                    self.steps += 1;
+                    return Ok(Step {
+                        action: None,
+                        text: format!("game over: {text}"),
+                    });
                 }
-                let cards = match count {
-                    0 => "touches no card".to_string(),
-                    1 => "touches 1 card".to_string(),
-                    k => format!("touches {k} cards"),
-                };
-                (
-                    Action::Clue,
-                    Some(format!(
-                        "{name} clues {} {words} ({cards})",
-                        self.name(target)
-                    )),
-                )
-            }
-            GAME_OVER | GAME_OVER_BY_VOTE => {
-                let who = usize::try_from(a.target)
-                    .ok()
-                    .filter(|&t| t < rules.players as usize)
-                    .map(|t| self.name(t).to_string());
-                let text = game_over_text(a.value, who.as_deref());
-                self.game_over = Some(GameOver {
-                    index: self.steps,
-                    target: a.target,
-                    condition: a.value,
-                    text: text.clone(),
-                });
-                self.ended = Some(text.clone());
-                self.steps += 1;
-                return Ok(Step {
-                    action: None,
-                    text: format!("game over: {text}"),
-                });
-            }
-            other => return Err(format!("unknown action type {other} (0 to 5 exist)")),
-        };
+                other => return Err(format!("unknown action type {other} (0 to 5 exist)")),
+            };
 
         let before = self.state;
         let after = before.apply(&self.deal, action)?;
@@ -637,7 +655,7 @@ impl Tracker {
 
     /// The hanab.live action for an engine action in the current position: a play or discard
     /// targets the slot's card order, a deck play the pile's top card, and a clue becomes a real
-    /// clue from [`clue_for`] (or, with empty clues and no card to touch, a colour clue to the
+    /// clue from [`clue_for`] (with empty clues and no card to touch, a clue to the
     /// next seat).
     pub fn to_export(&self, action: Action) -> Result<ExportAction, String> {
         let seat = self.state.turn as usize;
@@ -666,15 +684,10 @@ impl Tracker {
                     Some((target, kind, value)) => {
                         Ok(ExportAction::clue(kind as i64, target, value))
                     }
-                    None if rules.empty_clues => Ok(ExportAction::clue(
-                        COLOUR_CLUE,
-                        ((seat + 1) % rules.players as usize) as u8,
-                        0,
-                    )),
-                    None => {
-                        Err("no other player holds a card to clue (empty clues are off)"
-                            .to_string())
-                    }
+                    None => Err(
+                        "no clue touches a card of another player (empty clues are off)"
+                            .to_string(),
+                    ),
                 }
             }
         }
@@ -709,11 +722,9 @@ pub fn max_achievable(rules: &Rules, state: &State) -> u8 {
     let v = &rules.variant;
     (0..v.suits.len() as u8)
         .map(|s| {
-            let mut top = state.stacks[s as usize];
-            while top < v.ranks && state.remaining(rules, Card::new(s, top + 1)) > 0 {
-                top += 1;
-            }
-            top
+            play::max_reachable(s, state.stacks[s as usize], v.ranks, |c| {
+                state.remaining(rules, c) > 0
+            })
         })
         .sum()
 }
@@ -840,7 +851,7 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
         )));
     }
     let variant = t.deal.rules.variant.clone();
-    let all: u32 = variant.deck().iter().fold(0, |m, c| m | 1 << c.kind());
+    let all = variant.kinds();
     let mut known = vec![all; t.deck.len()];
     for (i, a) in game.actions[..index].iter().enumerate() {
         let clue = match a.kind {
@@ -852,18 +863,13 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
             let mut probe = t.clone();
             step_at(&mut probe, a, i)?;
             let value = a.value.unwrap_or(0);
-            let touches = |c: Card| {
-                if a.kind == COLOUR_CLUE {
-                    variant.colour_touches(variant.clue_colours()[value as usize], c)
-                } else {
-                    c.rank() as i64 == value
-                }
+            let clue = if a.kind == COLOUR_CLUE {
+                variant.colour_clue(value)
+            } else {
+                variant.rank_clue(value)
             };
-            let touched: u32 = variant
-                .deck()
-                .iter()
-                .filter(|&&c| touches(c))
-                .fold(0, |m, c| m | 1 << c.kind());
+            let touched = clue.map_or(0, |c| c.touches);
+            let touches = |c: Card| c.kind_bit() & touched != 0;
             for &order in t.hand_orders(seat) {
                 let card = t.deck[order as usize];
                 known[order as usize] &= if touches(card) { touched } else { !touched };
@@ -993,18 +999,32 @@ pub fn export(
     })
 }
 
-/// A real clue the player in seat `mover` can give: a rank clue on the first card of the next
-/// player who holds a card, as (target seat, action type 3, rank). `None` when no other player
-/// holds a card.
+/// A legal clue the player in seat `mover` can give, as (target seat, action type, value): the
+/// first clue of the variant (ranks, then colours) that touches a card of the next player who
+/// holds a touchable card; failing that, where a clue may touch nothing (empty clues, or a
+/// blind clue type), a clue of such a type to the next seat. `None` when no clue is legal.
 pub fn clue_for(rules: &Rules, state: &State, mover: u8) -> Option<(u8, u8, u8)> {
-    (1..rules.players)
+    let v = &rules.variant;
+    let clues = || {
+        let ranks = v.rank_clues().iter().map(|c| (RANK_CLUE as u8, c));
+        ranks.chain(v.colour_clues().iter().map(|c| (COLOUR_CLUE as u8, c)))
+    };
+    let touching = (1..rules.players)
         .map(|k| (mover + k) % rules.players)
         .find_map(|seat| {
-            state
-                .hand(seat as usize)
-                .first()
-                .map(|c| (seat, RANK_CLUE as u8, c.rank()))
-        })
+            let hand = state.hand(seat as usize);
+            clues()
+                .find(|(_, c)| hand.iter().any(|card| card.kind_bit() & c.touches != 0))
+                .map(|(kind, c)| (seat, kind, c.value))
+        });
+    touching.or_else(|| {
+        let next = (mover + 1) % rules.players;
+        clues()
+            .find(|&(kind, _)| {
+                rules.empty_clues || v.clue_type_is_blind(kind as i64 == COLOUR_CLUE)
+            })
+            .map(|(kind, c)| (next, kind, c.value))
+    })
 }
 
 /// Exports a line of engine actions played from the start of `deck` (top first, block deal):

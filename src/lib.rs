@@ -3,17 +3,14 @@
 
 pub mod batch;
 pub mod benchset;
-pub mod card;
 pub mod error;
 pub mod game;
 pub mod hanablive;
 pub mod hidden;
 pub mod line;
 pub mod position;
-pub mod rules;
 pub mod search;
 pub mod seed;
 pub mod state;
-pub mod variant;
 
 pub use error::Error;

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::card::Card;
-use crate::rules::Rules;
+use crate::game::card::Card;
+use crate::game::rules::Rules;
 use crate::state::{Action, Deal, Outcome, State};
 
 /// One turn of a line.

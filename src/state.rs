@@ -5,9 +5,11 @@
 
 use smallvec::SmallVec;
 
-use crate::card::Card;
 use crate::error::Error;
-use crate::rules::{Rules, MAX_HAND, MAX_PLAYERS, MAX_SUITS};
+use crate::game::card::Card;
+use crate::game::card::{KINDS, MAX_SUITS};
+use crate::game::play;
+use crate::game::rules::{Rules, MAX_HAND, MAX_PLAYERS};
 
 /// One turn's action. Slots index the mover's hand, oldest card first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,26 +63,23 @@ pub struct Deal {
     pub rules: Rules,
     pub pile: Vec<Card>,
     /// `next[i][kind]`: the first pile index `>= i` holding a card of that kind, or `u8::MAX`.
-    next: Vec<[u8; 30]>,
+    next: Vec<[u8; KINDS]>,
     /// Copies of each card kind in the deck (the variant's rule, looked up once).
-    copies: [u8; 30],
+    copies: [u8; KINDS],
     /// `last[kind]`: the last pile index holding a card of that kind, or `u8::MAX`.
-    last: [u8; 30],
+    last: [u8; KINDS],
 }
 
 impl Deal {
     /// A deal from a draw pile (top first).
     pub fn with_pile(rules: Rules, pile: Vec<Card>) -> Deal {
-        let mut next = vec![[u8::MAX; 30]; pile.len() + 1];
+        let mut next = vec![[u8::MAX; KINDS]; pile.len() + 1];
         for i in (0..pile.len()).rev() {
             next[i] = next[i + 1];
             next[i][pile[i].kind()] = i as u8;
         }
-        let mut copies = [0u8; 30];
-        for c in rules.variant.deck() {
-            copies[c.kind()] += 1;
-        }
-        let mut last = [u8::MAX; 30];
+        let copies = *rules.variant.copies_by_kind();
+        let mut last = [u8::MAX; KINDS];
         for (i, c) in pile.iter().enumerate() {
             last[c.kind()] = i as u8;
         }
@@ -154,7 +153,7 @@ pub fn check_deck(rules: &Rules, deck: &[Card]) -> Result<(), Error> {
             deck.len()
         )));
     }
-    let mut count = [0u8; 30];
+    let mut count = [0u8; KINDS];
     for &c in deck {
         if c.suit() as usize >= v.suits.len() || c.rank() > v.ranks {
             return Err(Error::Deck(format!("{:?} is not a card of {}", c, v.name)));
@@ -255,24 +254,21 @@ impl State {
     /// Copies of `card` not yet played nor lost: in hands or still in the pile.
     #[inline]
     pub fn remaining(&self, rules: &Rules, card: Card) -> u8 {
-        let played = (self.stacks[card.suit() as usize] >= card.rank()) as u8;
+        let played = play::is_played(self.stacks[card.suit() as usize], card) as u8;
         rules.variant.copies(card.suit(), card.rank()) - self.lost(card) - played
     }
 
     #[inline]
     pub fn is_playable(&self, card: Card) -> bool {
-        self.stacks[card.suit() as usize] + 1 == card.rank()
+        play::is_playable(self.stacks[card.suit() as usize], card)
     }
 
     /// A card that can never be played: already played, or a lower card of its suit is gone.
     #[inline]
     pub fn is_trash(&self, rules: &Rules, card: Card) -> bool {
-        let s = card.suit();
-        let top = self.stacks[s as usize];
-        if card.rank() <= top {
-            return true;
-        }
-        (top + 1..card.rank()).any(|r| self.remaining(rules, Card::new(s, r)) == 0)
+        play::is_dead(self.stacks[card.suit() as usize], card, |c| {
+            self.remaining(rules, c) > 0
+        })
     }
 
     /// The current score: the fireworks' total, or 0 once the game is lost.
@@ -287,13 +283,25 @@ impl State {
         self.outcome != Outcome::Playing
     }
 
-    /// Whether a clue could be given by the player to move.
+    /// Whether a clue could be given by the player to move: a token, and a clue that touches
+    /// a card of another player (any clue at all with empty clues or a blind clue type).
     #[inline]
     pub fn can_clue(&self, rules: &Rules) -> bool {
-        self.clues > 0
-            && (rules.empty_clues
-                || (0..rules.players as usize)
-                    .any(|p| p != self.turn as usize && self.hand_len[p] > 0))
+        if self.clues == 0 {
+            return false;
+        }
+        let v = &rules.variant;
+        if rules.empty_clues || v.has_blind_clue() {
+            return true;
+        }
+        let others = (0..rules.players as usize).filter(|&p| p != self.turn as usize);
+        if v.every_card_clueable() {
+            return others.into_iter().any(|p| self.hand_len[p] > 0);
+        }
+        let clueable = v.clueable();
+        others
+            .into_iter()
+            .any(|p| self.hand(p).iter().any(|c| c.kind_bit() & clueable != 0))
     }
 
     #[inline]
@@ -349,7 +357,11 @@ impl State {
             }
             Action::Clue if self.clues == 0 => return Err("no clue token is available".into()),
             Action::Clue if !self.can_clue(rules) => {
-                return Err("no other player holds a card to clue (empty clues are off)".into())
+                return Err(if rules.variant.every_card_clueable() {
+                    "no other player holds a card to clue (empty clues are off)".into()
+                } else {
+                    "no clue touches a card of another player (empty clues are off)".into()
+                })
             }
             Action::DeckPlay if !self.can_deck_play(deal) => {
                 return Err(
@@ -459,9 +471,9 @@ impl State {
     #[inline]
     fn play(&mut self, rules: &Rules, card: Card) {
         let s = card.suit() as usize;
-        if self.stacks[s] + 1 == card.rank() {
+        if play::is_playable(self.stacks[s], card) {
             self.stacks[s] += 1;
-            if card.rank() == rules.variant.ranks && self.clues < rules.max_clues {
+            if play::completes(card, rules.variant.ranks) && self.clues < rules.max_clues {
                 self.clues += 1;
             }
         } else {
@@ -476,7 +488,7 @@ impl State {
     fn lose(&mut self, rules: &Rules, card: Card) {
         self.lost += 1 << (2 * card.kind());
         if rules.endless
-            && card.rank() > self.stacks[card.suit() as usize]
+            && !play::is_played(self.stacks[card.suit() as usize], card)
             && self.remaining(rules, card) == 0
         {
             self.outcome = Outcome::Lost;

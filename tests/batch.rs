@@ -6,9 +6,9 @@ use hanabi_solver::batch::{
     self, histogram, median, percentile, read_records, wilson_interval, BatchError, Entry, Game,
     Outcome, Record, Shard, Summary, Z95,
 };
-use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::search::verdict;
-use hanabi_solver::variant::Variant;
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 5e-5

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{fails, run, TempFile};
-use hanabi_solver::card::Card;
-use hanabi_solver::rules::{Options, Rules, DEFAULT_NAMES};
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::{Options, Rules, DEFAULT_NAMES};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::state::{Action, Deal, Outcome};
-use hanabi_solver::variant::Variant;
 
 /// The No Variant deck in suit order, as card names.
 fn sorted_deck() -> Vec<String> {
@@ -32,8 +32,9 @@ fn malformed_seed_names() {
 fn unknown_variants() {
     let message = fails(&["solve", "p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
-    let message = fails(&["solve", "p2v77s1"]);
+    let message = fails(&["solve", "p2v1343s1"]);
     assert!(message.contains("does not play"), "{message}");
+    assert!(message.contains("reversed suits family"), "{message}");
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);

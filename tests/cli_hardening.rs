@@ -320,9 +320,11 @@ fn bench_leaves_undecided_deals_open() {
 /// facts; a name the site does not have is unknown.
 #[test]
 fn variants_of_the_site_not_played_yet_say_so() {
-    let err = fails(&["solve", "p3v107s12"]);
+    let err = fails(&["solve", "p3v24s12"]);
     assert!(
-        err.contains("variant 107 \"Pink (5 Suits)\"") && err.contains("variants 107"),
+        err.contains("variant 24 \"Up or Down (5 Suits)\"")
+            && err.contains("Up or Down family")
+            && err.contains("variants 24"),
         "{err}"
     );
     let err = fails(&[
@@ -331,9 +333,9 @@ fn variants_of_the_site_not_played_yet_say_so() {
         "--players",
         "2",
         "--variant",
-        "null (5 suits)",
+        "reversed (5 suits)",
     ]);
-    assert!(err.contains("\"Null (5 Suits)\" yet"), "{err}");
+    assert!(err.contains("\"Reversed (5 Suits)\" yet"), "{err}");
     let err = fails(&["solve", "x", "--players", "2", "--variant", "Purple Rain"]);
     assert!(err.contains("unknown variant Purple Rain"), "{err}");
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 mod common;
 
 use common::{fails, permutations, random_tiny_game, reference, run, Rng, TempFile};
-use hanabi_solver::card::Card;
+use hanabi_solver::game::card::Card;
 use hanabi_solver::hidden::exact::orders;
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};

@@ -30,17 +30,17 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use hanabi_solver::benchset;
-use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::{default_hand_size, Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive::{self, GameExport, Tracker};
 use hanabi_solver::hidden::{self, root_actions, ExactConfig, Filler, SplitMix64};
 use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Faults, Lines, Position, PositionFile, ALL_KINDS};
-use hanabi_solver::rules::{default_hand_size, Options, Rules};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::seed::{deck_for_seed, parse_seed_name, shuffled_deck};
 use hanabi_solver::state::{Action, Deal, State};
-use hanabi_solver::variant::Variant;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
@@ -1082,7 +1082,11 @@ fn hint(kind: Option<usize>, v: &Variant, rng: &mut SplitMix64) -> u32 {
         0 | 1 => ALL_KINDS,
         2 => {
             let s = kind.map_or(rng.below(suits), |k| k / 5);
-            mask(&|suit, _| suit == s || v.suits[suit].rainbow)
+            // The suit's own colour; a rainbow suit (last, no colour of its own) takes the
+            // last colour, which touches it too.
+            let colours = v.colour_clues();
+            let touches = colours[s.min(colours.len() - 1)].touches;
+            mask(&|suit, rank| touches & Card::new(suit as u8, rank as u8).kind_bit() != 0)
         }
         3 => {
             let r = kind.map_or(rng.below(5) + 1, |k| k % 5 + 1);
@@ -1777,11 +1781,7 @@ fn bench_line() -> impl Strategy<Value = String> {
         1 => (game_spec(false), vec(token_edit(), 0..3)).prop_map(|(spec, edits)| {
             let (rules, deck, ..) = play(&spec, false, true);
             let v = &rules.variant;
-            let name = Variant::known_names()
-                .into_iter()
-                .find(|n| v.id.is_some_and(|id| n.ends_with(&format!("id {id})"))))
-                .and_then(|n| n.split_whitespace().next().map(str::to_string))
-                .unwrap_or_else(|| v.name.clone());
+            let name = v.alias().map_or_else(|| v.name.clone(), str::to_string);
             let mut tokens: Vec<String> = deck.iter().map(|&c| v.card_name(c)).collect();
             apply_token_edits(&mut tokens, &edits);
             format!("deal{} {} {name} {}", spec.seed, rules.players, tokens.join(" "))

@@ -1,10 +1,10 @@
 //! hanab.live game exports: the two real exports replay legally, hand-made illegal games are
 //! refused with the right reason, and exports round-trip.
 
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive::{self, ExportAction, GameExport, GameOptions};
-use hanabi_solver::rules::{Options, Rules};
 use hanabi_solver::state::{Action, Deal, Outcome, State};
-use hanabi_solver::variant::Variant;
 use hanabi_solver::Error;
 
 fn load(name: &str) -> GameExport {
@@ -459,7 +459,7 @@ fn hand_size_that_hanablive_cannot_express_is_refused_on_export() {
 #[test]
 fn colour_clues_touch_rainbow_cards() {
     let variant = Variant::parse("Rainbow (6 Suits)").unwrap();
-    assert_eq!(variant.clue_colours().len(), 5);
+    assert_eq!(variant.colour_clues().len(), 5);
     let rules = Rules::new(variant, 2, &Options::default()).unwrap();
     let mut deck = rules.variant.deck();
     // Bob (seat 1, deck[5..10]) gets m1 and m2 in place of r3 r3.

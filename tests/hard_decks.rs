@@ -7,11 +7,11 @@
 
 mod common;
 
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::line::final_state;
-use hanabi_solver::rules::{Options, Rules};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::state::Deal;
-use hanabi_solver::variant::Variant;
 
 fn load(name: &str) -> Vec<(String, bool)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hard-decks/");

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 mod common;
 
 use common::{fails, permutations, run};
-use hanabi_solver::card::Card;
+use hanabi_solver::game::card::Card;
 use hanabi_solver::hidden::{
     evaluate, mean_interval, root_actions, sample, sample_until, wilson, Estimate,
 };

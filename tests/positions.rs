@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use common::{random_tiny_game, reference, Rng};
-use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
+use hanabi_solver::game::card::Card;
 use hanabi_solver::line::final_state;
 use hanabi_solver::position::{self, parse, to_text, Faults, Position, PositionFile};
 use hanabi_solver::search::{solve, SolveConfig};
@@ -284,8 +284,8 @@ fn syntax_faults_name_line_and_token() {
         (6, "clue: 1", "unknown key `clue`"),
         (6, "clues: many", "`many` is not a whole number"),
         (7, "strikes: -1", "`-1`"),
-        (9, "stacks: r1 x0", "`x0` is not a suit letter"),
-        (9, "stacks: r", "`r` is not a suit letter"),
+        (9, "stacks: r1 x0", "`x0` is not a suit ("),
+        (9, "stacks: r", "`r` is not a suit ("),
         (9, "stacks:", "no height for suit r"),
         (9, "stacks: r1 r0", "given twice"),
         (10, "discards: q9", "invalid card \"q9\""),

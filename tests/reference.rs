@@ -6,9 +6,9 @@ mod common;
 use std::collections::HashMap;
 
 use common::{random_pool_game, random_tiny_game, reference, reference_reaches, Rng};
-use hanabi_solver::card::Card;
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::Rules;
 use hanabi_solver::line::final_state;
-use hanabi_solver::rules::Rules;
 use hanabi_solver::search::beam::beam;
 use hanabi_solver::search::bounds::goal_bound;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};

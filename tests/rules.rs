@@ -4,10 +4,10 @@
 mod common;
 
 use common::{random_tiny_game, Rng};
-use hanabi_solver::card::Card;
-use hanabi_solver::rules::{default_hand_size, score_words, Options, Rules, MAX_HAND};
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::{default_hand_size, score_words, Options, Rules, MAX_HAND};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::state::{Action, Deal, Outcome, State, NOT_FINAL};
-use hanabi_solver::variant::Variant;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -1,8 +1,8 @@
 //! hanab.live seed names and the decks they deal.
 
 use hanabi_solver::error::Error;
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::seed::{deck_for_seed, parse_seed_name, shuffled_deck};
-use hanabi_solver::variant::Variant;
 
 /// `(seed name, deck top first)` for every line of `tests/data/seed-vectors.txt`.
 fn vectors() -> Vec<(String, Vec<String>)> {

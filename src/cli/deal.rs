@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use hanabi_solver::card::Card;
+use hanabi_solver::game::card::Card;
 use hanabi_solver::seed::shuffled_deck;
 use std::io::Write;
 
@@ -43,7 +43,7 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
                 .iter()
                 .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": c.rank()}))
                 .collect::<Vec<_>>(),
-            "suits": v.suits.iter().map(|s| s.name).collect::<Vec<_>>(),
+            "suits": v.suits.iter().map(|s| &s.name).collect::<Vec<_>>(),
             "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),
             "pile": names(pile),
         });

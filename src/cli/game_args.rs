@@ -2,9 +2,9 @@
 
 use anyhow::{bail, Context};
 use clap::Args;
-use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::seed::parse_seed_name;
-use hanabi_solver::variant::Variant;
 
 /// Options that say which game is played. Unset values come from the seed name or the defaults.
 #[derive(Args, Debug, Clone, Default)]
@@ -12,8 +12,9 @@ pub struct GameArgs {
     /// Number of players, 2 to 6 (taken from a hanab.live seed name such as p2v0s1 if omitted).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Variant: no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits,
-    /// black-5, a hanab.live variant name or id.
+    /// Variant: a hanab.live variant name ("Pink (5 Suits)", any case) or id, or one of
+    /// no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5
+    /// (`hanabi-solver variants WORDS` finds names).
     #[arg(long)]
     pub variant: Option<String>,
     /// Research deck: number of ordinary suits, 1 to 6 (overrides --variant).

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::batch::{self, Entry, Game, Outcome, Record, Shard, Summary};
-use hanabi_solver::rules::Rules;
+use hanabi_solver::game::rules::Rules;
 use hanabi_solver::search::reason::{loss_reason, LossReason, REASON_NODES};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::seed::shuffled_deck;

@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::card::Card;
 use hanabi_solver::error::Error;
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::{score_words, DEFAULT_NAMES};
 use hanabi_solver::hanablive::{self, GameExport};
 use hanabi_solver::hidden::{exact, sample_until, ExactConfig};
 use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Position};
-use hanabi_solver::rules::{score_words, DEFAULT_NAMES};
 use hanabi_solver::search::reason::{loss_reason_until, REASON_NODES};
 use hanabi_solver::search::{deadline_after, solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
@@ -388,7 +388,7 @@ fn position_words(p: &Problem) -> Vec<String> {
     let s = &p.state;
     let mut out = Vec::new();
     let stacks: Vec<String> = (0..v.suits.len())
-        .map(|i| format!("{}{}", v.suits[i].letter, s.stacks[i]))
+        .map(|i| format!("{}{}", v.suits[i].short, s.stacks[i]))
         .collect();
     let left = p.deal.pile_left(s);
     let round = if s.final_turns != NOT_FINAL {

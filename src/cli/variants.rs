@@ -14,7 +14,7 @@ use clap::Args;
 use hanabi_solver::game::catalogue::{
     Catalogue, RuleFamily, SpecialRank, SuitFacts, VariantFacts, START_RANK,
 };
-use hanabi_solver::variant::Variant;
+use hanabi_solver::game::variant::Variant;
 use serde_json::{json, Value};
 
 /// The examples at the end of `variants --help`.

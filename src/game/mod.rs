@@ -1,8 +1,11 @@
-//! What a hanab.live game is, for every variant the site offers: the catalogue of variant facts
-//! (suits, clue colours and ranks, rule flags) and what follows from them (decks, clue touching,
-//! maximum score, which play-rule family a variant belongs to).
-//!
-//! The rest of the program still plays on [`crate::variant::Variant`]; this module is the data
-//! foundation that later code asks about any variant id or name.
+//! The rules of Hanabi as hanab.live plays them, in one place: cards and kinds ([`card`]), the
+//! catalogue of every variant's facts ([`catalogue`]), a playable variant with its deck, clue
+//! touching and card names ([`variant`]), the order cards are played in ([`play`]) and the
+//! options of one game ([`rules`]). The state, the search, replay, positions and the command
+//! line ask these modules; none of them restates a rule.
 
+pub mod card;
 pub mod catalogue;
+pub mod play;
+pub mod rules;
+pub mod variant;

@@ -23,8 +23,8 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 
 use super::sample::action_name;
-use crate::card::Card;
 use crate::error::Error;
+use crate::game::card::Card;
 use crate::position::Position;
 use crate::search::bounds::{upper_bound, BoundSet};
 use crate::search::key::{card_code, key, Key};
@@ -178,7 +178,7 @@ const MAX_HIDDEN: usize = 33;
 
 /// The hidden cards left as a key: two bits per kind that can still be played, and the number
 /// of the rest (which can never be played, so which of them is where does not matter).
-fn pack(rules: &crate::rules::Rules, state: &State, counts: &Counts) -> u128 {
+fn pack(rules: &crate::game::rules::Rules, state: &State, counts: &Counts) -> u128 {
     let mut packed = 0u128;
     let mut trash = 0u128;
     for (k, &c) in counts.iter().enumerate() {

@@ -11,8 +11,8 @@
 use std::collections::HashMap;
 
 use super::sample::SplitMix64;
-use crate::card::Card;
 use crate::error::Error;
+use crate::game::card::Card;
 use crate::position::Position;
 
 /// Kinds remaining, and which were used, as fixed arrays.

@@ -6,8 +6,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::{mean_interval, wilson, Filler};
-use crate::card::Card;
 use crate::error::Error;
+use crate::game::card::Card;
 use crate::position::Position;
 use crate::search::{solve_all, SolveConfig};
 use crate::state::{Action, State};

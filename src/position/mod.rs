@@ -18,11 +18,12 @@ pub mod text;
 
 use std::fmt;
 
-use crate::card::Card;
 use crate::error::{escape_controls, Error};
-use crate::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
+use crate::game::card::{Card, KINDS};
+use crate::game::play;
+use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
+use crate::game::variant::Variant;
 use crate::state::{Deal, State, NOT_FINAL};
-use crate::variant::Variant;
 
 pub use text::{parse, to_text};
 
@@ -319,7 +320,7 @@ impl Position {
                     l.stacks,
                     format!(
                         "stacks: {}{h} is above the top rank {}",
-                        v.suits[s].letter, v.ranks
+                        v.suits[s].short, v.ranks
                     ),
                 ));
             }
@@ -483,9 +484,18 @@ impl Position {
         }
         if faults.is_empty() {
             let t = file.turn as usize;
-            let others_hold = (0..players).any(|p| p != t && !file.hands[p].is_empty());
+            // An unknown card might be one a clue touches.
+            let clueable = |c: &Option<Card>| c.is_none_or(|c| c.kind_bit() & v.clueable() != 0);
+            let others_hold = (0..players).any(|p| {
+                p != t
+                    && if v.every_card_clueable() {
+                        !file.hands[p].is_empty()
+                    } else {
+                        file.hands[p].iter().any(clueable)
+                    }
+            });
             let can_act = !file.hands[t].is_empty()
-                || (file.clues > 0 && (file.empty_clues || others_hold))
+                || (file.clues > 0 && (file.empty_clues || v.has_blind_clue() || others_hold))
                 || (file.deck_plays && file.deck.len() == 1);
             if !can_act {
                 faults.push(fault(
@@ -559,7 +569,7 @@ impl Position {
     /// fireworks, the discards and every known card.
     pub fn unseen(&self) -> Vec<Card> {
         let v = &self.rules.variant;
-        let mut left = [0u8; 30];
+        let mut left = [0u8; KINDS];
         for c in v.deck() {
             left[c.kind()] += 1;
         }
@@ -567,7 +577,7 @@ impl Position {
             .stacks
             .iter()
             .enumerate()
-            .flat_map(|(s, &h)| (1..=h).map(move |r| Card::new(s as u8, r)));
+            .flat_map(|(s, &h)| (1..=h).map(move |p| play::card_at(s as u8, p)));
         let known = self.hands.iter().flatten().chain(&self.pile).flatten();
         for c in played
             .chain(self.discards.iter().copied())
@@ -677,7 +687,7 @@ impl PositionFile {
             let name = names
                 .get(p)
                 .cloned()
-                .unwrap_or_else(|| crate::rules::DEFAULT_NAMES[p].to_string());
+                .unwrap_or_else(|| crate::game::rules::DEFAULT_NAMES[p].to_string());
             let clean: String = name
                 .chars()
                 .map(|c| {

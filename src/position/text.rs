@@ -23,10 +23,10 @@
 use std::collections::HashMap;
 
 use super::{fault, Faults, Lines, PositionFile};
-use crate::card::Card;
 use crate::error::Error;
-use crate::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
-use crate::variant::Variant;
+use crate::game::card::Card;
+use crate::game::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
+use crate::game::variant::Variant;
 
 /// Every key a file may hold (`hand NAME` stands for one per player).
 pub const KEYS: &[&str] = &[
@@ -405,15 +405,12 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
             let mut heights: Vec<Option<u8>> = vec![None; v.suits.len()];
             let mut ok = true;
             for token in tokens(&e.value) {
-                let mut chars = token.chars();
-                let letter = chars.next().map(|c| c.to_ascii_lowercase());
-                let suit = letter.and_then(|l| {
-                    v.suits
-                        .iter()
-                        .position(|s| s.letter == l)
-                        .or_else(|| (l == 'w' && v.suits.len() >= 5).then_some(4))
-                });
-                let height = chars.as_str().parse::<u8>().ok();
+                let split = token
+                    .find(|c: char| c.is_ascii_digit())
+                    .unwrap_or(token.len());
+                let (prefix, height) = token.split_at(split);
+                let suit = v.suit_of_prefix(prefix).map(usize::from);
+                let height = height.parse::<u8>().ok();
                 match (suit, height) {
                     (Some(s), Some(h)) => {
                         if heights[s].is_some() {
@@ -421,7 +418,7 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                                 e.line,
                                 format!(
                                     "stacks: `{token}`: suit {} is given twice",
-                                    v.suits[s].letter
+                                    v.suits[s].short
                                 ),
                             ));
                             ok = false;
@@ -432,8 +429,8 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                         p.faults.push(fault(
                             e.line,
                             format!(
-                                "stacks: `{token}` is not a suit letter ({}) then a height, like r2",
-                                v.suits.iter().map(|s| s.letter).collect::<String>()
+                                "stacks: `{token}` is not a suit ({}) then a height, like r2",
+                                v.prefixes()
                             ),
                         ));
                         ok = false;
@@ -446,7 +443,7 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                         e.line,
                         format!(
                             "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
-                            v.suits[s].letter, v.suits[s].letter
+                            v.suits[s].short, v.suits[s].short
                         ),
                     ));
                     ok = false;
@@ -584,17 +581,12 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
     })
 }
 
-/// The key that names `variant`: its CLI name (`variant: black`) or, for a research deck,
-/// `suits:` and `ranks:`.
+/// The key that names `variant`: its CLI name (`variant: black`), its hanab.live name, or, for
+/// a research deck, `suits:` and `ranks:`.
 fn variant_lines(variant: &Variant) -> String {
-    if let Some(id) = variant.id {
-        let suffix = format!("id {id})");
-        let cli = Variant::known_names()
-            .into_iter()
-            .find(|k| k.ends_with(&suffix))
-            .and_then(|k| k.split_whitespace().next().map(str::to_string))
-            .filter(|k| Variant::parse(k).ok().as_ref() == Some(variant));
-        return format!("variant: {}\n", cli.unwrap_or_else(|| variant.name.clone()));
+    if variant.id.is_some() {
+        let name = variant.alias().unwrap_or(&variant.name);
+        return format!("variant: {name}\n");
     }
     format!("suits: {}\nranks: {}\n", variant.suits.len(), variant.ranks)
 }
@@ -629,7 +621,7 @@ pub fn to_text(file: &PositionFile) -> String {
         .stacks
         .iter()
         .zip(&v.suits)
-        .map(|(h, s)| format!("{}{h}", s.letter))
+        .map(|(h, s)| format!("{}{h}", s.short))
         .collect();
     out += &line("stacks", stacks.join(" "));
     let discards: Vec<Option<Card>> = file.discards.iter().map(|&c| Some(c)).collect();

@@ -2,7 +2,7 @@
 //! node before any move is generated.
 
 use super::goal::Goal;
-use crate::card::Card;
+use crate::game::card::Card;
 use crate::state::{Deal, State, NOT_FINAL};
 
 /// Which bounds are on. All are on in normal use; tests turn each off to show it changes
@@ -173,7 +173,12 @@ fn most_plays(first: &[u8; 72], slots: u8) -> u8 {
 /// card action before the pile runs out (see [`BoundSet::capacity`]); each action needs one
 /// card in the hands that is playable or free to go. `keep` holds the differences of those
 /// counts per action.
-fn over_capacity(rules: &crate::rules::Rules, keep: &[i8; 72], held: u8, pile_left: u8) -> u8 {
+fn over_capacity(
+    rules: &crate::game::rules::Rules,
+    keep: &[i8; 72],
+    held: u8,
+    pile_left: u8,
+) -> u8 {
     // With deck plays, the action that would draw the last card can play it blind instead.
     let actions = if rules.deck_plays {
         pile_left.saturating_sub(1)

@@ -6,8 +6,9 @@
 //! is far easier to refute: the bounds then know which cards must be played, instead of having
 //! to allow for any of them being the one given up.
 
-use crate::card::Card;
-use crate::rules::{Rules, MAX_SUITS};
+use crate::game::card::Card;
+use crate::game::card::MAX_SUITS;
+use crate::game::rules::Rules;
 use crate::state::{Outcome, State};
 
 /// The height each suit's firework must reach; suits past `nsuits` are 0.

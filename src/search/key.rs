@@ -8,8 +8,8 @@
 use smallvec::SmallVec;
 
 use super::goal::Goal;
-use crate::card::Card;
-use crate::rules::Rules;
+use crate::game::card::Card;
+use crate::game::rules::Rules;
 use crate::state::{Deal, State, NOT_FINAL};
 
 /// A packed canonical position. Standard games fit the three inline words; only unusual
@@ -115,7 +115,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     bits.push(fin as u64, 4);
     // A card is trash when at or below its firework, or above the first rank of its suit with
     // no copy left (computed once per suit rather than once per card).
-    let mut first_gone = [u8::MAX; crate::rules::MAX_SUITS];
+    let mut first_gone = [u8::MAX; crate::game::card::MAX_SUITS];
     for (s, gone) in first_gone
         .iter_mut()
         .enumerate()
@@ -141,7 +141,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         }
     };
     if pool {
-        let mut codes = [EMPTY; crate::rules::MAX_HAND * crate::rules::MAX_PLAYERS];
+        let mut codes = [EMPTY; crate::game::rules::MAX_HAND * crate::game::rules::MAX_PLAYERS];
         let mut cards = 0;
         // As many codes as the relaxed game's keys write (empty slots included), so that the
         // marker bit after them keeps the two apart.
@@ -158,7 +158,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     }
     for p in 0..rules.players as usize {
         let hand = state.hand(p);
-        let mut codes = [EMPTY; crate::rules::MAX_HAND];
+        let mut codes = [EMPTY; crate::game::rules::MAX_HAND];
         for (i, &c) in hand.iter().enumerate() {
             codes[i] = code(c);
         }

@@ -284,7 +284,7 @@ const MAX_GOALS: usize = 8;
 
 /// Whether the question "can the game reach `k`?" is put as one question per goal: below the
 /// perfect score, when the ways of sharing `k` are few.
-fn split_goals(rules: &crate::rules::Rules, k: u8) -> bool {
+fn split_goals(rules: &crate::game::rules::Rules, k: u8) -> bool {
     !rules.endless && k < rules.perfect_score() && Goal::count_splits(rules, k) <= MAX_GOALS
 }
 

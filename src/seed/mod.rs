@@ -11,10 +11,10 @@ mod gorand;
 
 pub use gorand::GoRand;
 
-use crate::card::Card;
 use crate::error::Error;
-use crate::rules::MAX_PLAYERS;
-use crate::variant::Variant;
+use crate::game::card::Card;
+use crate::game::rules::MAX_PLAYERS;
+use crate::game::variant::Variant;
 
 /// How hanab.live marks seeds of games imported from its predecessor (`legacy-10-p2v0s1`).
 /// The site drops the first [`LEGACY_DROPPED`] bytes of such a seed before hashing, whatever

@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
-use hanabi_solver::card::Card;
-use hanabi_solver::rules::{Options, Rules};
+use hanabi_solver::game::card::Card;
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::state::{Deal, State};
-use hanabi_solver::variant::Variant;
 
 /// SplitMix64: deterministic test randomness without a dependency.
 pub struct Rng(pub u64);

@@ -2,14 +2,12 @@
 //! that change legality. Built only through [`Rules::new`], which refuses impossible values.
 
 use crate::error::Error;
-use crate::variant::Variant;
+use crate::game::variant::Variant;
 
 /// Most players a game may have.
 pub const MAX_PLAYERS: usize = 6;
 /// Largest hand size; the state keeps hands in fixed arrays of this length.
 pub const MAX_HAND: usize = 8;
-/// Most suits of any variant.
-pub const MAX_SUITS: usize = 6;
 
 /// Options as the user gives them; `None` means the default for the player count.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,7 +49,7 @@ impl Rules {
     /// Checks every option against the variant and the player count.
     ///
     /// ```
-    /// use hanabi_solver::{rules::{Options, Rules}, variant::Variant};
+    /// use hanabi_solver::game::{rules::{Options, Rules}, variant::Variant};
     /// let r = Rules::new(Variant::no_variant(), 4, &Options::default()).unwrap();
     /// assert_eq!((r.hand_size, r.max_clues, r.max_strikes), (4, 8, 3));
     /// assert!(Rules::new(Variant::no_variant(), 7, &Options::default()).is_err());
@@ -125,8 +123,8 @@ pub const DEFAULT_NAMES: [&str; MAX_PLAYERS] =
 /// for other deck sizes).
 ///
 /// ```
-/// assert_eq!(hanabi_solver::rules::score_words(25, 25), "legendary, everyone left speechless");
-/// assert_eq!(hanabi_solver::rules::score_words(3, 25), "horrible, booed by the crowd");
+/// assert_eq!(hanabi_solver::game::rules::score_words(25, 25), "legendary, everyone left speechless");
+/// assert_eq!(hanabi_solver::game::rules::score_words(3, 25), "horrible, booed by the crowd");
 /// ```
 pub fn score_words(score: u8, perfect: u8) -> &'static str {
     if score >= perfect {

@@ -4,7 +4,20 @@
 
 use std::fmt;
 
-/// One card. `Card::NONE` marks an empty slot; real cards have rank 1..=5 and suit 0..=5.
+/// Most suits of any variant.
+pub const MAX_SUITS: usize = 6;
+/// Highest rank a card can carry.
+pub const MAX_RANK: usize = 5;
+/// Number of card kinds (suit and rank pairs) any variant can have: the length of every
+/// per-kind table.
+pub const KINDS: usize = MAX_SUITS * MAX_RANK;
+
+/// A set of card kinds, one bit per [`Card::kind`].
+pub type KindSet = u32;
+const _: () = assert!(KINDS <= KindSet::BITS as usize);
+
+/// One card. `Card::NONE` marks an empty slot; real cards have rank 1..=[`MAX_RANK`] and suit
+/// 0..[`MAX_SUITS`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Card(u8);
 
@@ -15,12 +28,12 @@ impl Card {
     /// A card of `suit` (0-based, variant order) and `rank` (1-based).
     ///
     /// ```
-    /// use hanabi_solver::card::Card;
+    /// use hanabi_solver::game::card::Card;
     /// let c = Card::new(2, 4);
     /// assert_eq!((c.suit(), c.rank()), (2, 4));
     /// ```
     pub const fn new(suit: u8, rank: u8) -> Card {
-        debug_assert!(suit < 6 && rank >= 1 && rank <= 5);
+        debug_assert!((suit as usize) < MAX_SUITS && rank >= 1 && rank as usize <= MAX_RANK);
         Card(suit << 3 | rank)
     }
 
@@ -36,15 +49,21 @@ impl Card {
         self.0 == 0
     }
 
-    /// Dense index of the card's kind, `suit * 5 + rank - 1`, in `0..30`.
+    /// Dense index of the card's kind, `suit * MAX_RANK + rank - 1`, in `0..KINDS`.
     pub const fn kind(self) -> usize {
-        (self.suit() as usize) * 5 + self.rank() as usize - 1
+        (self.suit() as usize) * MAX_RANK + self.rank() as usize - 1
+    }
+
+    /// The card's kind as a one-element [`KindSet`].
+    #[inline]
+    pub const fn kind_bit(self) -> KindSet {
+        1 << self.kind()
     }
 
     /// The card of a kind index (the inverse of [`Card::kind`]).
     #[inline]
     pub const fn from_kind(kind: usize) -> Card {
-        Card::new((kind / 5) as u8, (kind % 5) as u8 + 1)
+        Card::new((kind / MAX_RANK) as u8, (kind % MAX_RANK) as u8 + 1)
     }
 }
 

@@ -1,0 +1,568 @@
+//! A variant the solver plays: its deck, which clues exist and what each touches, and the names
+//! of its cards, built once from the catalogue's facts so that the state and the search ask
+//! precomputed tables (copies and touch sets per card kind) instead of the facts.
+//!
+//! Every hanab.live variant that plays by the standard play rules is playable; a variant of a
+//! play-rule family ([`RuleFamily`]) is refused with [`Error::NotPlayedYet`] naming the family.
+
+use crate::error::{escape_controls, Error};
+use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS};
+use crate::game::catalogue::{Catalogue, RuleFamily, VariantFacts};
+
+/// How one suit is named and dealt. What clues touch it is in the variant's clue table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suit {
+    /// The name the site shows ("Black", "Light Pink").
+    pub name: String,
+    /// The card-name prefix (`r` in `r1`, `k` for Black, `li` for Light Pink beside Pink): the
+    /// site's abbreviation in lower case, made longer only where two suits of the variant share
+    /// an abbreviation.
+    pub short: String,
+    /// One card of each rank (the dark suits) instead of 3/2/2/2/1.
+    pub one_each: bool,
+}
+
+/// One clue the variant has: a colour (its value is the site's colour index) or a rank (its
+/// value is the number named), and the card kinds it touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clue {
+    /// The colour's name, the number, or "Odd"/"Even" in Odds and Evens.
+    pub name: String,
+    /// The value hanab.live records for this clue.
+    pub value: u8,
+    /// Kinds of card this clue touches.
+    pub touches: KindSet,
+}
+
+/// The CLI names of the variants the program has always known (`--variant black`).
+const ALIASES: &[(&str, u32)] = &[
+    ("no-variant", 0),
+    ("six-suits", 1),
+    ("black", 2),
+    ("rainbow", 3),
+    ("four-suits", 15),
+    ("rainbow-5", 16),
+    ("three-suits", 18),
+    ("black-5", 21),
+];
+
+/// The ordinary suits of research decks, in the order they take them.
+const ORDINARY: [(&str, &str); MAX_SUITS] = [
+    ("Red", "r"),
+    ("Yellow", "y"),
+    ("Green", "g"),
+    ("Blue", "b"),
+    ("Purple", "p"),
+    ("Teal", "t"),
+];
+
+/// A deck with its clue rules: the suits in hanab.live order, ranks 1..=`ranks`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// hanab.live's name, or a description of a research deck.
+    pub name: String,
+    /// hanab.live's variant id, when the variant exists there.
+    pub id: Option<u32>,
+    pub suits: Vec<Suit>,
+    /// Cards in a finished stack; ranks run 1..=ranks.
+    pub ranks: u8,
+    copies: [u8; KINDS],
+    colour_clues: Vec<Clue>,
+    rank_clues: Vec<Clue>,
+    /// Colour or rank clues touch nothing and are always legal (Color, Number, Totally Blind).
+    blind_clue: bool,
+    /// Kinds of the deck that at least one clue touches.
+    clueable: KindSet,
+    /// Every kind of the deck is touched by some clue: a clue is legal whenever another
+    /// player holds a card (the state's fast path).
+    every_card_clueable: bool,
+}
+
+impl Variant {
+    /// No Variant: five ordinary suits.
+    pub fn no_variant() -> Variant {
+        Variant::by_id(0).expect("No Variant plays by the standard rules")
+    }
+
+    /// A hanab.live variant by its id, from the built-in catalogue.
+    pub fn by_id(id: u32) -> Result<Variant, Error> {
+        Variant::by_id_in(Catalogue::builtin(), id)
+    }
+
+    /// A hanab.live variant by its id, from `catalogue`.
+    pub fn by_id_in(catalogue: &Catalogue, id: u32) -> Result<Variant, Error> {
+        let facts = catalogue
+            .by_id(id)
+            .ok_or_else(|| Error::UnknownVariant(format!("id {id}")))?;
+        Variant::from_facts(facts)
+    }
+
+    /// A variant by CLI name (`no-variant`, `black`, ...), hanab.live name (`Black (6 Suits)`,
+    /// any case) or id (`2`), from the built-in catalogue.
+    ///
+    /// ```
+    /// use hanabi_solver::game::variant::Variant;
+    /// assert_eq!(Variant::parse("Rainbow (6 Suits)").unwrap().id, Some(3));
+    /// assert_eq!(Variant::parse("black").unwrap().suits.len(), 6);
+    /// assert_eq!(Variant::parse("null (5 suits)").unwrap().suits[4].short, "u");
+    /// assert!(Variant::parse("nope").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Variant, Error> {
+        Variant::parse_in(Catalogue::builtin(), text)
+    }
+
+    /// [`Variant::parse`] in `catalogue`.
+    pub fn parse_in(catalogue: &Catalogue, text: &str) -> Result<Variant, Error> {
+        let t = text.trim();
+        if let Ok(id) = t.parse::<u32>() {
+            return Variant::by_id_in(catalogue, id);
+        }
+        if let Some(&(_, id)) = ALIASES.iter().find(|a| a.0.eq_ignore_ascii_case(t)) {
+            return Variant::by_id_in(catalogue, id);
+        }
+        match catalogue.by_name(t) {
+            Some(facts) => Variant::from_facts(facts),
+            None => Err(Error::UnknownVariant(escape_controls(t))),
+        }
+    }
+
+    /// The CLI name of this variant, if it has one (`black` for "Black (6 Suits)").
+    pub fn alias(&self) -> Option<&'static str> {
+        ALIASES.iter().find(|a| Some(a.1) == self.id).map(|a| a.0)
+    }
+
+    /// The CLI names with their hanab.live names and ids, for help texts.
+    pub fn aliases() -> Vec<String> {
+        ALIASES
+            .iter()
+            .map(|&(alias, id)| {
+                let name = Catalogue::builtin()
+                    .by_id(id)
+                    .map_or("?", |f| f.name.as_str());
+                format!("{alias} (\"{name}\", id {id})")
+            })
+            .collect()
+    }
+
+    /// The variant the facts describe, or [`Error::NotPlayedYet`] for a variant of a play-rule
+    /// family. Facts with a shorter stack (ranks 1..stack size, as tests build small decks) give
+    /// a shorter deck.
+    pub fn from_facts(facts: &VariantFacts) -> Result<Variant, Error> {
+        if let Some(family) = facts.rule_families().first() {
+            return Err(Error::NotPlayedYet {
+                id: facts.id,
+                name: facts.name.clone(),
+                family: family_name(*family).to_string(),
+            });
+        }
+        let bad = |why: String| Error::UnknownVariant(format!("{} ({why})", facts.name));
+        if facts.suits.is_empty() || facts.suits.len() > MAX_SUITS {
+            return Err(bad(format!("{} suits", facts.suits.len())));
+        }
+        if !(1..=MAX_RANK as u8).contains(&facts.stack_size) {
+            return Err(bad(format!("stacks of {}", facts.stack_size)));
+        }
+        let ranks = facts.stack_size;
+        let kinds = || {
+            (0..facts.suits.len())
+                .flat_map(move |s| (1..=ranks).map(move |r| (s, r, Card::new(s as u8, r))))
+        };
+        let mut copies = [0u8; KINDS];
+        for (s, r, card) in kinds() {
+            copies[card.kind()] = facts.copies(s, r);
+        }
+        let touch_set = |touches: &dyn Fn(usize, u8) -> bool| {
+            kinds()
+                .filter(|&(s, r, _)| touches(s, r))
+                .fold(0, |set, (_, _, card)| set | card.kind_bit())
+        };
+        let (_, rank_names) = facts.clue_names();
+        let colour_clues = facts
+            .clue_colors
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Clue {
+                name: name.clone(),
+                value: i as u8,
+                touches: touch_set(&|s, r| facts.color_touches(i, s, r)),
+            })
+            .collect();
+        let rank_clues = facts
+            .clue_ranks
+            .iter()
+            .zip(rank_names)
+            .map(|(&value, name)| Clue {
+                name: if facts.flags.odds_and_evens {
+                    name
+                } else {
+                    value.to_string()
+                },
+                value,
+                touches: touch_set(&|s, r| facts.rank_touches(value, s, r)),
+            })
+            .collect();
+        let blind_clue = (facts.empty_color_clues_allowed() && !facts.clue_colors.is_empty())
+            || (facts.empty_rank_clues_allowed() && !facts.clue_ranks.is_empty());
+        let names: Vec<(String, char)> = facts
+            .suits
+            .iter()
+            .map(|s| (s.display_name.clone(), s.abbreviation))
+            .collect();
+        let suits = facts
+            .suits
+            .iter()
+            .zip(card_prefixes(&names))
+            .map(|(s, short)| Suit {
+                name: s.display_name.clone(),
+                short,
+                one_each: s.one_of_each,
+            })
+            .collect();
+        Ok(Variant::assemble(
+            facts.name.clone(),
+            Some(facts.id),
+            suits,
+            ranks,
+            copies,
+            colour_clues,
+            rank_clues,
+            blind_clue,
+        ))
+    }
+
+    /// Fills in the derived clue sets.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        name: String,
+        id: Option<u32>,
+        suits: Vec<Suit>,
+        ranks: u8,
+        copies: [u8; KINDS],
+        colour_clues: Vec<Clue>,
+        rank_clues: Vec<Clue>,
+        blind_clue: bool,
+    ) -> Variant {
+        let clueable = colour_clues
+            .iter()
+            .chain(&rank_clues)
+            .fold(0, |set, c| set | c.touches);
+        let in_deck = (0..KINDS)
+            .filter(|&k| copies[k] > 0)
+            .fold(0, |set: KindSet, k| set | 1 << k);
+        Variant {
+            name,
+            id,
+            suits,
+            ranks,
+            copies,
+            colour_clues,
+            rank_clues,
+            blind_clue,
+            clueable,
+            every_card_clueable: blind_clue || in_deck & !clueable == 0,
+        }
+    }
+
+    /// A research deck as in DeepMind's Hanabi Learning Environment: `suits` ordinary suits
+    /// (1..=6) of `ranks` ranks (1..=5), a colour clue per suit and a rank clue per rank.
+    pub fn research(suits: u8, ranks: u8) -> Result<Variant, Error> {
+        if !(1..=MAX_SUITS as u8).contains(&suits) {
+            return Err(Error::Option(format!(
+                "--suits must be 1 to {MAX_SUITS}, not {suits}"
+            )));
+        }
+        if !(1..=MAX_RANK as u8).contains(&ranks) {
+            return Err(Error::Option(format!(
+                "--ranks must be 1 to {MAX_RANK}, not {ranks}"
+            )));
+        }
+        let mut copies = [0u8; KINDS];
+        let mut colour_clues = Vec::new();
+        for s in 0..suits {
+            let mut touches = 0;
+            for r in 1..=ranks {
+                let card = Card::new(s, r);
+                copies[card.kind()] = match r {
+                    _ if ranks == 1 => 1,
+                    1 => 3,
+                    _ if r == ranks => 1,
+                    _ => 2,
+                };
+                touches |= card.kind_bit();
+            }
+            colour_clues.push(Clue {
+                name: ORDINARY[s as usize].0.to_string(),
+                value: s,
+                touches,
+            });
+        }
+        let rank_clues = (1..=ranks)
+            .map(|r| Clue {
+                name: r.to_string(),
+                value: r,
+                touches: (0..suits).fold(0, |set, s| set | Card::new(s, r).kind_bit()),
+            })
+            .collect();
+        let suit_list = ORDINARY[..suits as usize]
+            .iter()
+            .map(|&(name, short)| Suit {
+                name: name.to_string(),
+                short: short.to_string(),
+                one_each: false,
+            })
+            .collect();
+        Ok(Variant::assemble(
+            format!("{suits} suits x {ranks} ranks"),
+            None,
+            suit_list,
+            ranks,
+            copies,
+            colour_clues,
+            rank_clues,
+            false,
+        ))
+    }
+
+    /// Copies of each card of `suit` and `rank` in the deck.
+    #[inline]
+    pub fn copies(&self, suit: u8, rank: u8) -> u8 {
+        self.copies[Card::new(suit, rank).kind()]
+    }
+
+    /// Copies of each card kind, indexed by [`Card::kind`] (0 for kinds not in the deck).
+    pub fn copies_by_kind(&self) -> &[u8; KINDS] {
+        &self.copies
+    }
+
+    /// The unshuffled deck as hanab.live builds it: suits in variant order, ranks ascending,
+    /// copies adjacent.
+    pub fn deck(&self) -> Vec<Card> {
+        let mut deck = Vec::new();
+        for s in 0..self.suits.len() as u8 {
+            for r in 1..=self.ranks {
+                for _ in 0..self.copies(s, r) {
+                    deck.push(Card::new(s, r));
+                }
+            }
+        }
+        deck
+    }
+
+    pub fn deck_size(&self) -> usize {
+        self.copies.iter().map(|&c| c as usize).sum()
+    }
+
+    /// Every kind of card in the deck.
+    pub fn kinds(&self) -> KindSet {
+        (0..KINDS)
+            .filter(|&k| self.copies[k] > 0)
+            .fold(0, |set, k| set | 1 << k)
+    }
+
+    /// Number of suits times number of ranks.
+    pub fn perfect_score(&self) -> u8 {
+        self.suits.len() as u8 * self.ranks
+    }
+
+    /// The colour clues, indexed by the value hanab.live records.
+    pub fn colour_clues(&self) -> &[Clue] {
+        &self.colour_clues
+    }
+
+    /// The rank clues, in the site's order.
+    pub fn rank_clues(&self) -> &[Clue] {
+        &self.rank_clues
+    }
+
+    /// The colour clue of hanab.live value `value`, if the variant has it.
+    pub fn colour_clue(&self, value: i64) -> Option<&Clue> {
+        usize::try_from(value)
+            .ok()
+            .and_then(|v| self.colour_clues.get(v))
+    }
+
+    /// The rank clue naming `value`, if the variant has it.
+    pub fn rank_clue(&self, value: i64) -> Option<&Clue> {
+        self.rank_clues.iter().find(|c| i64::from(c.value) == value)
+    }
+
+    /// Whether clues of this type are legal even when they touch nothing (the Blind variants,
+    /// where they always touch nothing).
+    pub fn clue_type_is_blind(&self, colour: bool) -> bool {
+        let clues = if colour {
+            &self.colour_clues
+        } else {
+            &self.rank_clues
+        };
+        self.blind_clue && !clues.is_empty() && clues.iter().all(|c| c.touches == 0)
+    }
+
+    /// Some clue type is always legal (Blind variants): a clue needs only a token and another
+    /// player.
+    #[inline]
+    pub fn has_blind_clue(&self) -> bool {
+        self.blind_clue
+    }
+
+    /// Kinds of card that some clue touches; a clue is legal only if another player holds one
+    /// (unless empty clues are allowed or a clue type is blind).
+    #[inline]
+    pub fn clueable(&self) -> KindSet {
+        self.clueable
+    }
+
+    /// Every card of the deck can be touched by some clue (or clues are blind): holding any card
+    /// is enough to be clued.
+    #[inline]
+    pub fn every_card_clueable(&self) -> bool {
+        self.every_card_clueable
+    }
+
+    /// The card's name: suit prefix then rank (`r1`, `k5`, `li3`).
+    pub fn card_name(&self, card: Card) -> String {
+        if card.is_none() {
+            return "??".to_string();
+        }
+        format!("{}{}", self.suits[card.suit() as usize].short, card.rank())
+    }
+
+    /// The suit a card-name prefix names (any case); `w` also names the fifth suit where no
+    /// suit uses it, as the physical editions call that suit white.
+    pub fn suit_of_prefix(&self, prefix: &str) -> Option<u8> {
+        let p = prefix.to_ascii_lowercase();
+        self.suits
+            .iter()
+            .position(|s| s.short == p)
+            .or_else(|| {
+                (p == "w" && self.suits.len() >= 5 && self.suits.iter().all(|s| s.short != "w"))
+                    .then_some(4)
+            })
+            .map(|s| s as u8)
+    }
+
+    /// Reads a card name (`r1`, `K5`, `li3`).
+    pub fn parse_card(&self, text: &str) -> Result<Card, Error> {
+        let t = text.trim();
+        let bad = || Error::Card(escape_controls(t), self.prefixes());
+        let split = t.find(|c: char| c.is_ascii_digit()).ok_or_else(bad)?;
+        let (prefix, rank) = t.split_at(split);
+        let suit = self.suit_of_prefix(prefix).ok_or_else(bad)?;
+        let rank: u8 = rank.parse().map_err(|_| bad())?;
+        if rank < 1 || rank > self.ranks {
+            return Err(bad());
+        }
+        Ok(Card::new(suit, rank))
+    }
+
+    /// The suit prefixes, for messages: "r y g b p".
+    pub fn prefixes(&self) -> String {
+        self.suits
+            .iter()
+            .map(|s| s.short.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Checks that a suit index and rank name a card of this variant.
+    pub fn card(&self, suit: usize, rank: usize) -> Result<Card, Error> {
+        if suit >= self.suits.len() || rank < 1 || rank > self.ranks as usize {
+            return Err(Error::Deck(format!(
+                "card with suitIndex {suit} and rank {rank} is not in {}",
+                self.name
+            )));
+        }
+        Ok(Card::new(suit as u8, rank as u8))
+    }
+}
+
+/// The family's name as players know it.
+pub fn family_name(family: RuleFamily) -> &'static str {
+    match family {
+        RuleFamily::UpOrDown => "Up or Down",
+        RuleFamily::Sudoku => "Sudoku",
+        RuleFamily::ReversedSuits => "reversed suits",
+        RuleFamily::InvertedSuits => "Orange (inverted suits)",
+        RuleFamily::ThrowItInAHole => "Throw It in a Hole",
+        RuleFamily::ClueStarved => "Clue Starved",
+        RuleFamily::AlternatingClues => "Alternating Clues",
+    }
+}
+
+/// Card-name prefixes for suits given as (name, abbreviation): the lower-case abbreviation
+/// where the variant has no other suit with it; otherwise, for a name of several words, the
+/// initials of the words before the last then the abbreviation ("Light Pink" beside "Pink" is
+/// `li`); and where that still collides, the name's letters, as few as make it unique.
+pub fn card_prefixes(suits: &[(String, char)]) -> Vec<String> {
+    let letters = |name: &str| -> String {
+        name.chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let mut out: Vec<String> = suits
+        .iter()
+        .map(|(_, a)| a.to_ascii_lowercase().to_string())
+        .collect();
+    let collides = |out: &[String], i: usize| out.iter().filter(|p| **p == out[i]).count() > 1;
+    let first = out.clone();
+    for (i, (name, abbreviation)) in suits.iter().enumerate() {
+        if first.iter().filter(|p| **p == first[i]).count() > 1 {
+            let words: Vec<&str> = name.split_whitespace().collect();
+            if words.len() > 1 {
+                let initials: String = words[..words.len() - 1]
+                    .iter()
+                    .filter_map(|w| w.chars().find(char::is_ascii_alphabetic))
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
+                out[i] = format!("{initials}{}", abbreviation.to_ascii_lowercase());
+            }
+        }
+    }
+    // From the last suit back, so the first of two one-word suits keeps the letter.
+    for i in (0..suits.len()).rev() {
+        if collides(&out, i) {
+            let all = letters(&suits[i].0);
+            let others: Vec<String> = (0..suits.len())
+                .filter(|&j| j != i)
+                .map(|j| out[j].clone())
+                .collect();
+            out[i] = (2..=all.len())
+                .map(|n| all[..n].to_string())
+                .find(|p| !others.contains(p))
+                .unwrap_or(all);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by tests/fuzz.rs: a variant name with a vertical tab was quoted raw in the error,
+    /// which then took two lines.
+    #[test]
+    fn unknown_variant_with_a_control_character_is_one_line() {
+        let e = Variant::parse("A\u{b}o-variant").unwrap_err().to_string();
+        assert!(e.starts_with("unknown variant A\\u{b}o-variant;"), "{e}");
+        let e = Variant::parse("a\nb\r\u{2028}\u{feff}c\td")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a\\nb\\r\\u{2028}\\u{feff}c\td"), "{e}");
+    }
+
+    #[test]
+    fn prefixes_of_colliding_abbreviations() {
+        let p = |list: &[(&str, char)]| {
+            card_prefixes(
+                &list
+                    .iter()
+                    .map(|&(n, a)| (n.to_string(), a))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(p(&[("Red", 'R'), ("Black", 'K')]), ["r", "k"]);
+        assert_eq!(p(&[("Pink", 'I'), ("Light Pink", 'I')]), ["i", "li"]);
+        assert_eq!(p(&[("Pink", 'I'), ("Prism", 'I')]), ["i", "pr"]);
+    }
+}
