@@ -5,7 +5,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
-    #[error("unknown variant {0}; give a hanab.live variant name or id (`hanabi-solver variants WORDS` finds them) or no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5")]
+    #[error("unknown variant {0}; give a hanab.live variant name or id (`hanabi-solver variants WORDS` finds them) or a short name: {aliases}", aliases = crate::game::variant::alias_names())]
     UnknownVariant(String),
     /// A hanab.live variant of a play-rule family the solver does not model yet.
     #[error("the solver does not play hanab.live's variant {id} \"{name}\" yet: the {family} family changes how cards are played; `hanabi-solver variants {id}` shows its cards and clues")]

@@ -12,9 +12,8 @@ pub struct GameArgs {
     /// Number of players, 2 to 6 (taken from a hanab.live seed name such as p2v0s1 if omitted).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Variant: a hanab.live variant name ("Pink (5 Suits)", any case) or id, or one of
-    /// no-variant, six-suits, black, rainbow, four-suits, rainbow-5, three-suits, black-5
-    /// (`hanabi-solver variants WORDS` finds names).
+    /// Variant: a hanab.live variant name ("Pink (5 Suits)", any case) or id, or a short name
+    /// such as no-variant or black (`hanabi-solver variants WORDS` finds names and ids).
     #[arg(long)]
     pub variant: Option<String>,
     /// Research deck: number of ordinary suits, 1 to 6 (overrides --variant).

@@ -475,6 +475,11 @@ impl Variant {
     }
 }
 
+/// The short names `--variant` accepts besides hanab.live's names and ids, comma-separated.
+pub fn alias_names() -> String {
+    ALIASES.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
+}
+
 /// The family's name as players know it.
 pub fn family_name(family: RuleFamily) -> &'static str {
     match family {

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use super::sample::action_name;
 use crate::error::Error;
-use crate::game::card::Card;
+use crate::game::card::{Card, KINDS};
 use crate::position::Position;
 use crate::search::bounds::{upper_bound, BoundSet};
 use crate::search::key::{card_code, key, Key};
@@ -171,7 +171,7 @@ pub fn orders(counts: &[u8]) -> Option<u128> {
 }
 
 /// Kinds of the unseen cards: how many of each are still hidden in the pile.
-type Counts = [u8; 30];
+type Counts = [u8; KINDS];
 
 /// The largest number of hidden cards whose orders (`u!`, times the top score) fit a `u128`.
 const MAX_HIDDEN: usize = 33;
@@ -401,7 +401,7 @@ pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactEr
         return Err(ExactError::HiddenHand(hidden_hand));
     }
     let unseen = position.unseen();
-    let mut counts: Counts = [0; 30];
+    let mut counts: Counts = [0; KINDS];
     for c in &unseen {
         counts[c.kind()] += 1;
     }

@@ -12,11 +12,11 @@ use std::collections::HashMap;
 
 use super::sample::SplitMix64;
 use crate::error::Error;
-use crate::game::card::Card;
+use crate::game::card::{Card, KINDS};
 use crate::position::Position;
 
 /// Kinds remaining, and which were used, as fixed arrays.
-type Counts = [u8; 30];
+type Counts = [u8; KINDS];
 
 /// Draws fillings of a position's `?` cards, in the order [`Position::fill`] takes them.
 pub struct Filler {
@@ -32,7 +32,7 @@ impl Filler {
     /// The filler of `position`; an error when no filling fits its hints.
     pub fn new(position: &Position) -> Result<Filler, Error> {
         let unseen = position.unseen();
-        let mut counts = [0u8; 30];
+        let mut counts = [0u8; KINDS];
         for c in &unseen {
             counts[c.kind()] += 1;
         }
@@ -54,7 +54,7 @@ impl Filler {
                         .map(|(_, &h)| h)
                 })
                 .collect();
-            if filler.count(0, &[0; 30]) == 0 {
+            if filler.count(0, &[0; KINDS]) == 0 {
                 return Err(Error::Option(
                     "no arrangement of the unseen cards fits the clues given".into(),
                 ));
@@ -72,7 +72,7 @@ impl Filler {
             return w;
         }
         let mut total = 0u64;
-        for k in 0..30 {
+        for k in 0..KINDS {
             let left = self.counts[k] - used[k];
             if left == 0 || self.masks[slot] & (1 << k) == 0 {
                 continue;
@@ -92,12 +92,12 @@ impl Filler {
             rng.shuffle(&mut cards);
             return cards;
         }
-        let mut used = [0u8; 30];
+        let mut used = [0u8; KINDS];
         let mut hand = Vec::with_capacity(self.masks.len());
         for slot in 0..self.masks.len() {
             let total = self.ways[&(slot, used)];
             let mut pick = ((rng.next_u64() as u128 * total as u128) >> 64) as u64;
-            for k in 0..30 {
+            for k in 0..KINDS {
                 let left = self.counts[k] - used[k];
                 if left == 0 || self.masks[slot] & (1 << k) == 0 {
                     continue;

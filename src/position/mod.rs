@@ -370,8 +370,8 @@ impl Position {
             }
         };
         for (s, &h) in file.stacks.iter().enumerate() {
-            for r in 1..=h.min(v.ranks) {
-                count(Card::new(s as u8, r), l.stacks, &mut faults);
+            for p in 1..=h.min(v.ranks) {
+                count(play::card_at(s as u8, p), l.stacks, &mut faults);
             }
         }
         for &c in &file.discards {
@@ -466,10 +466,12 @@ impl Position {
             ));
         } else if file.endless && faults.is_empty() {
             for (s, &h) in file.stacks.iter().enumerate() {
-                let gone = (h + 1..=v.ranks).map(|r| Card::new(s as u8, r)).find(|&c| {
-                    file.discards.iter().filter(|&&d| d == c).count()
-                        >= v.copies(c.suit(), c.rank()) as usize
-                });
+                let gone = play::places_after(h, v.ranks)
+                    .map(|p| play::card_at(s as u8, p))
+                    .find(|&c| {
+                        file.discards.iter().filter(|&&d| d == c).count()
+                            >= v.copies(c.suit(), c.rank()) as usize
+                    });
                 if let Some(c) = gone {
                     faults.push(fault(
                         l.discards,

@@ -6,8 +6,8 @@
 //! is far easier to refute: the bounds then know which cards must be played, instead of having
 //! to allow for any of them being the one given up.
 
-use crate::game::card::Card;
-use crate::game::card::MAX_SUITS;
+use crate::game::card::{Card, MAX_SUITS};
+use crate::game::play;
 use crate::game::rules::Rules;
 use crate::state::{Outcome, State};
 
@@ -99,7 +99,7 @@ impl Goal {
     /// Whether `card` lies above its suit's height: the goal never needs it played.
     #[inline]
     pub fn beyond(&self, card: Card) -> bool {
-        card.rank() > self.caps[card.suit() as usize]
+        play::place(card) > self.caps[card.suit() as usize]
     }
 
     /// The points the goal asks for.

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 
 use super::goal::Goal;
 use crate::game::card::Card;
+use crate::game::play;
 use crate::game::rules::Rules;
 use crate::state::{Deal, State, NOT_FINAL};
 
@@ -113,28 +114,30 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         state.final_turns.min(14)
     };
     bits.push(fin as u64, 4);
-    // A card is trash when at or below its firework, or above the first rank of its suit with
-    // no copy left (computed once per suit rather than once per card).
+    // A card is trash when already played, or placed above the first card of its suit with no
+    // copy left (computed once per suit rather than once per card).
     let mut first_gone = [u8::MAX; crate::game::card::MAX_SUITS];
     for (s, gone) in first_gone
         .iter_mut()
         .enumerate()
         .take(rules.variant.suits.len())
     {
-        let top = state.stacks[s];
-        *gone = (top + 1..=rules.variant.ranks)
-            .find(|&r| {
-                let c = Card::new(s as u8, r);
-                deal.copies(c.kind()) == state.lost(c)
-            })
-            .unwrap_or(u8::MAX);
+        // The first place whose card has no copy left (none is played, being above the top).
+        let reach = play::max_reachable(s as u8, state.stacks[s], rules.variant.ranks, |c| {
+            deal.copies(c.kind()) != state.lost(c)
+        });
+        *gone = if reach < rules.variant.ranks {
+            reach + 1
+        } else {
+            u8::MAX
+        };
         if let Some(g) = beyond {
             *gone = (*gone).min(g.cap(s));
         }
     }
     let code = |c: Card| {
         let s = c.suit() as usize;
-        if c.rank() <= state.stacks[s] || c.rank() > first_gone[s] {
+        if play::is_played(state.stacks[s], c) || play::place(c) > first_gone[s] {
             TRASH
         } else {
             c.kind() as u8 + 2

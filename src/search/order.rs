@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 
 use super::goal::Goal;
 use super::key::{code_toward, TRASH};
+use crate::game::play;
 use crate::state::{Action, Deal, State};
 
 /// Moves of one position, best first.
@@ -50,10 +51,10 @@ pub fn moves_toward(
         }
         let slot = i as u8;
         if code != TRASH && state.is_playable(card) {
-            let pri = if card.rank() == rules.variant.ranks {
+            let pri = if play::completes(card, rules.variant.ranks) {
                 0
             } else {
-                1 + card.rank()
+                1 + play::place(card)
             };
             scored.push((pri, Action::Play(slot)));
             if can_discard {
@@ -74,15 +75,15 @@ pub fn moves_toward(
         if can_discard {
             scored.push((
                 if spare {
-                    30 + card.rank()
+                    30 + play::place(card)
                 } else {
-                    50 + card.rank()
+                    50 + play::place(card)
                 },
                 Action::Discard(slot),
             ));
         }
         if misplays {
-            scored.push((70 + card.rank(), Action::Play(slot)));
+            scored.push((70 + play::place(card), Action::Play(slot)));
         }
     }
     if state.can_clue(rules) {
