@@ -34,7 +34,7 @@ fn unknown_variants() {
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["solve", "p2v1343s1"]);
     assert!(message.contains("does not play"), "{message}");
-    assert!(message.contains("reversed suits family"), "{message}");
+    assert!(message.contains("Reversed suits family"), "{message}");
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);

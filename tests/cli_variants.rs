@@ -177,3 +177,51 @@ fn the_sites_files_give_the_builtin_catalogue() {
         );
     }
 }
+
+/// A variant the built-in table does not have, read from newer site files with
+/// `--variants-json`, deals and solves by seed name and by `--variant`.
+#[test]
+fn a_newer_variant_list_is_played_by_seed_name() {
+    let dir = TempFile::new("newer-variants");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::copy(shared_dir().join("suits.json"), dir.0.join("suits.json")).unwrap();
+    std::fs::write(
+        dir.0.join("variants.json"),
+        r#"[{"id": 0, "name": "No Variant", "suits": ["Red", "Yellow", "Green", "Blue", "Purple"]},
+           {"id": 90001, "name": "Null Test (3 Suits)", "suits": ["Red", "Blue", "Null"]}]"#,
+    )
+    .unwrap();
+    // Without the newer list the id is unknown.
+    let e = fails(&["deal", "p2v90001s1"]);
+    assert!(e.contains("unknown variant"), "{e}");
+    let deal = json(&[
+        "deal",
+        "p2v90001s1",
+        "--json",
+        "--variants-json",
+        dir.path(),
+    ]);
+    assert_eq!(deal["suits"], serde_json::json!(["Red", "Blue", "Null"]));
+    assert_eq!(deal["deck_cards"].as_array().unwrap().len(), 30);
+    let solved = json(&[
+        "solve",
+        "p2v90001s1",
+        "--json",
+        "--variants-json",
+        dir.path(),
+    ]);
+    assert_eq!(solved["perfect_score"], 15, "{solved}");
+    let by_name = json(&[
+        "solve",
+        "x",
+        "--players",
+        "2",
+        "--variant",
+        "null test (3 suits)",
+        "--json",
+        "--variants-json",
+        dir.path(),
+    ]);
+    assert_eq!(by_name["perfect_score"], 15, "{by_name}");
+    std::fs::remove_dir_all(&dir.0).unwrap();
+}

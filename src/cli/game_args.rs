@@ -1,7 +1,10 @@
 //! The rule options shared by every command that sets up a game.
 
+use std::path::PathBuf;
+
 use anyhow::{bail, Context};
 use clap::Args;
+use hanabi_solver::game::catalogue::Catalogue;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::seed::parse_seed_name;
@@ -40,6 +43,11 @@ pub struct GameArgs {
     /// Endless mode: no final round; the outcome is perfect or loss.
     #[arg(long)]
     pub endless: bool,
+    /// Take variants (by --variant or seed name) from newer copies of hanab.live's files: a
+    /// folder holding variants.json and suits.json, or a variants.json with suits.json beside it
+    /// (see `variants --help`).
+    #[arg(long, value_name = "DIR|FILE")]
+    pub variants_json: Option<PathBuf>,
 }
 
 impl GameArgs {
@@ -61,8 +69,20 @@ impl GameArgs {
             return Ok(Variant::research(s, self.ranks.unwrap_or(5))?);
         }
         match &self.variant {
-            Some(v) => Ok(Variant::parse(v)?),
+            Some(v) => Ok(self.with_catalogue(|cat| Variant::parse_in(cat, v))?),
             None => Ok(default.unwrap_or_else(Variant::no_variant)),
+        }
+    }
+
+    /// Runs `f` on the catalogue these arguments name: the built-in one, or the site's files
+    /// given with --variants-json.
+    fn with_catalogue<T>(
+        &self,
+        f: impl FnOnce(&Catalogue) -> Result<T, hanabi_solver::Error>,
+    ) -> anyhow::Result<T> {
+        match &self.variants_json {
+            Some(path) => Ok(f(&super::variants::load(path)?)?),
+            None => Ok(f(Catalogue::builtin())?),
         }
     }
 
@@ -93,7 +113,9 @@ impl GameArgs {
             }
             return game.rules(None, None);
         };
-        let variant = Variant::by_id(variant_id).with_context(|| format!("seed {}", seed))?;
+        let variant = self
+            .with_catalogue(|cat| Variant::by_id_in(cat, variant_id))
+            .with_context(|| format!("seed {}", seed))?;
         if let Some(p) = game.players {
             if p != players {
                 bail!(

@@ -120,7 +120,7 @@ fn shorter_query(cat: &Catalogue, words: &[String]) -> String {
 
 /// Reads the site's files from `path`: a folder holding them, or a variants.json with its
 /// suits.json beside it. Every problem is one line naming the file.
-fn load(path: &Path) -> anyhow::Result<Catalogue> {
+pub fn load(path: &Path) -> anyhow::Result<Catalogue> {
     let (dir, variants_path) = if path.is_dir() {
         (path.to_path_buf(), path.join("variants.json"))
     } else {
@@ -153,19 +153,6 @@ fn load(path: &Path) -> anyhow::Result<Catalogue> {
             dir.join("suits.json").display()
         )
     })
-}
-
-/// The name of a play-rule family as the site's players call it.
-fn family_name(f: RuleFamily) -> &'static str {
-    match f {
-        RuleFamily::UpOrDown => "Up or Down",
-        RuleFamily::Sudoku => "Sudoku",
-        RuleFamily::ReversedSuits => "Reversed suits",
-        RuleFamily::InvertedSuits => "Orange (inverted) suits",
-        RuleFamily::ThrowItInAHole => "Throw It in a Hole",
-        RuleFamily::ClueStarved => "Clue Starved",
-        RuleFamily::AlternatingClues => "Alternating Clues",
-    }
 }
 
 /// Whether the solver's own rules (`--variant`, seed names) play this variant; the rest are in
@@ -300,7 +287,7 @@ fn summary(v: &VariantFacts) -> String {
     parts.extend(variant_rules(v));
     let families = v.rule_families();
     if !families.is_empty() {
-        let names: Vec<&str> = families.into_iter().map(family_name).collect();
+        let names: Vec<&str> = families.into_iter().map(RuleFamily::name).collect();
         parts.push(format!(
             "play rules: {} (not solvable yet)",
             names.join(", ")
@@ -365,7 +352,10 @@ fn list(
 }
 
 fn families_json(v: &VariantFacts) -> Vec<&'static str> {
-    v.rule_families().into_iter().map(family_name).collect()
+    v.rule_families()
+        .into_iter()
+        .map(RuleFamily::name)
+        .collect()
 }
 
 /// The key of a card in the site's touch table: suit index and rank.
@@ -483,7 +473,7 @@ fn show(cat: &Catalogue, v: &VariantFacts, json: bool) -> anyhow::Result<()> {
     if families.is_empty() {
         outln!("play rules    none: the solver's rules apply");
     } else {
-        let names: Vec<&str> = families.into_iter().map(family_name).collect();
+        let names: Vec<&str> = families.into_iter().map(RuleFamily::name).collect();
         outln!(
             "play rules    {} (catalogue only: the solver does not play these rules yet)",
             names.join(", ")

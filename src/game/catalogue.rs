@@ -216,6 +216,21 @@ pub enum RuleFamily {
     AlternatingClues,
 }
 
+impl RuleFamily {
+    /// The family's name as the site's players call it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleFamily::UpOrDown => "Up or Down",
+            RuleFamily::Sudoku => "Sudoku",
+            RuleFamily::ReversedSuits => "Reversed suits",
+            RuleFamily::InvertedSuits => "Orange (inverted) suits",
+            RuleFamily::ThrowItInAHole => "Throw It in a Hole",
+            RuleFamily::ClueStarved => "Clue Starved",
+            RuleFamily::AlternatingClues => "Alternating Clues",
+        }
+    }
+}
+
 /// How one stack starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StackStart {

@@ -3,11 +3,11 @@
 //! precomputed tables (copies and touch sets per card kind) instead of the facts.
 //!
 //! Every hanab.live variant that plays by the standard play rules is playable; a variant of a
-//! play-rule family ([`RuleFamily`]) is refused with [`Error::NotPlayedYet`] naming the family.
+//! play-rule family ([`crate::game::catalogue::RuleFamily`]) is refused with [`Error::NotPlayedYet`] naming the family.
 
 use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS};
-use crate::game::catalogue::{Catalogue, RuleFamily, VariantFacts};
+use crate::game::catalogue::{Catalogue, VariantFacts};
 
 /// How one suit is named and dealt. What clues touch it is in the variant's clue table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ impl Variant {
             return Err(Error::NotPlayedYet {
                 id: facts.id,
                 name: facts.name.clone(),
-                family: family_name(*family).to_string(),
+                family: family.name().to_string(),
             });
         }
         let bad = |why: String| Error::UnknownVariant(format!("{} ({why})", facts.name));
@@ -478,19 +478,6 @@ impl Variant {
 /// The short names `--variant` accepts besides hanab.live's names and ids, comma-separated.
 pub fn alias_names() -> String {
     ALIASES.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
-}
-
-/// The family's name as players know it.
-pub fn family_name(family: RuleFamily) -> &'static str {
-    match family {
-        RuleFamily::UpOrDown => "Up or Down",
-        RuleFamily::Sudoku => "Sudoku",
-        RuleFamily::ReversedSuits => "reversed suits",
-        RuleFamily::InvertedSuits => "Orange (inverted suits)",
-        RuleFamily::ThrowItInAHole => "Throw It in a Hole",
-        RuleFamily::ClueStarved => "Clue Starved",
-        RuleFamily::AlternatingClues => "Alternating Clues",
-    }
 }
 
 /// Card-name prefixes for suits given as (name, abbreviation): the lower-case abbreviation
