@@ -298,10 +298,9 @@ impl State {
         if v.every_card_clueable() {
             return others.into_iter().any(|p| self.hand_len[p] > 0);
         }
-        let clueable = v.clueable();
         others
             .into_iter()
-            .any(|p| self.hand(p).iter().any(|c| c.kind_bit() & clueable != 0))
+            .any(|p| self.hand(p).iter().any(|&c| v.touchable(c)))
     }
 
     #[inline]

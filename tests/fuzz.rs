@@ -1085,7 +1085,10 @@ fn hint(kind: Option<usize>, v: &Variant, rng: &mut SplitMix64) -> u32 {
             // The suit's own colour; a rainbow suit (last, no colour of its own) takes the
             // last colour, which touches it too.
             let colours = v.colour_clues();
-            let touches = colours[s.min(colours.len() - 1)].touches;
+            let Some(last) = colours.len().checked_sub(1) else {
+                return ALL_KINDS;
+            };
+            let touches = colours[s.min(last)].touches;
             mask(&|suit, rank| touches & Card::new(suit as u8, rank as u8).kind_bit() != 0)
         }
         3 => {

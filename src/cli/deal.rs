@@ -43,7 +43,7 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
                 .iter()
                 .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": c.rank()}))
                 .collect::<Vec<_>>(),
-            "suits": v.suits.iter().map(|s| &s.name).collect::<Vec<_>>(),
+            "suits": v.suits.iter().map(|s| &s.site_name).collect::<Vec<_>>(),
             "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),
             "pile": names(pile),
         });

@@ -12,8 +12,11 @@ use crate::game::catalogue::{Catalogue, VariantFacts};
 /// How one suit is named and dealt. What clues touch it is in the variant's clue table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suit {
-    /// The name the site shows ("Black", "Light Pink").
+    /// The name the site shows ("Black", "Light Pink", "Ice").
     pub name: String,
+    /// The name in the site's variant files and game data ("Ice EA" for the Ambiguous blue
+    /// shown as "Ice"); the same as `name` for most suits.
+    pub site_name: String,
     /// The card-name prefix (`r` in `r1`, `k` for Black, `li` for Light Pink beside Pink): the
     /// site's abbreviation in lower case, made longer only where two suits of the variant share
     /// an abbreviation.
@@ -214,6 +217,7 @@ impl Variant {
             .zip(card_prefixes(&names))
             .map(|(s, short)| Suit {
                 name: s.display_name.clone(),
+                site_name: s.variant_name(),
                 short,
                 one_each: s.one_of_each,
             })
@@ -307,6 +311,7 @@ impl Variant {
             .iter()
             .map(|&(name, short)| Suit {
                 name: name.to_string(),
+                site_name: name.to_string(),
                 short: short.to_string(),
                 one_each: false,
             })
@@ -409,6 +414,13 @@ impl Variant {
     #[inline]
     pub fn clueable(&self) -> KindSet {
         self.clueable
+    }
+
+    /// Whether some clue touches `card` (or clues are blind): holding it makes its holder a
+    /// legal clue target.
+    #[inline]
+    pub fn touchable(&self, card: Card) -> bool {
+        self.every_card_clueable || card.kind_bit() & self.clueable != 0
     }
 
     /// Every card of the deck can be touched by some clue (or clues are blind): holding any card

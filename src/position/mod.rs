@@ -487,14 +487,11 @@ impl Position {
         if faults.is_empty() {
             let t = file.turn as usize;
             // An unknown card might be one a clue touches.
-            let clueable = |c: &Option<Card>| c.is_none_or(|c| c.kind_bit() & v.clueable() != 0);
             let others_hold = (0..players).any(|p| {
                 p != t
-                    && if v.every_card_clueable() {
-                        !file.hands[p].is_empty()
-                    } else {
-                        file.hands[p].iter().any(clueable)
-                    }
+                    && file.hands[p]
+                        .iter()
+                        .any(|c| c.is_none_or(|c| v.touchable(c)))
             });
             let can_act = !file.hands[t].is_empty()
                 || (file.clues > 0 && (file.empty_clues || v.has_blind_clue() || others_hold))
