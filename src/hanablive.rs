@@ -863,16 +863,25 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
             let mut probe = t.clone();
             step_at(&mut probe, a, i)?;
             let value = a.value.unwrap_or(0);
-            let clue = if a.kind == COLOUR_CLUE {
+            let given = if a.kind == COLOUR_CLUE {
                 variant.colour_clue(value)
             } else {
                 variant.rank_clue(value)
             };
-            let touched = clue.map_or(0, |c| c.touches);
-            let touches = |c: Card| c.kind_bit() & touched != 0;
+            let touched = given.map_or(0, |c| c.touches);
+            // What the seat can tell the clue was (Cow & Pig and Duck hide its value): a card
+            // touched is one that one of those clues touches, a card left out one that one of
+            // them leaves out.
+            let seen = variant.clues_seen_as(a.kind == COLOUR_CLUE, value);
+            let could_touch = seen.iter().fold(0, |set, c| set | c.touches);
+            let could_miss = seen.iter().fold(0, |set, c| set | !c.touches);
             for &order in t.hand_orders(seat) {
                 let card = t.deck[order as usize];
-                known[order as usize] &= if touches(card) { touched } else { !touched };
+                known[order as usize] &= if card.kind_bit() & touched != 0 {
+                    could_touch
+                } else {
+                    could_miss
+                };
             }
         }
         step_at(&mut t, a, i)?;

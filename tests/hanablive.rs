@@ -596,3 +596,72 @@ fn clue_knowledge_always_allows_the_true_card_and_follows_each_clue() {
     assert!(clues_checked > 3, "{clues_checked}");
     assert!(hanablive::clue_knowledge(&game, 0, 9).is_err());
 }
+
+/// In Cow & Pig a player told "Moo" or "Oink" learns the clue's type but not its value, and in
+/// Duck ("Quack") not even its type; with values shown (Pink) the clue itself narrows. Expected
+/// sets come from the catalogue's touching rules, clue by clue.
+#[test]
+fn clue_knowledge_learns_only_what_the_variant_shows_of_a_clue() {
+    use hanabi_solver::game::card::Card;
+    use hanabi_solver::game::catalogue::Catalogue;
+    for (id, reveals) in [(99u32, "type"), (55, "nothing"), (107, "value")] {
+        let facts = Catalogue::builtin().by_id(id).unwrap();
+        let variant = Variant::by_id(id).unwrap();
+        let rules = Rules::new(variant.clone(), 2, &Options::default()).unwrap();
+        let deck = hanabi_solver::seed::shuffled_deck(&format!("p2v{id}s3"), &variant);
+        let names = vec!["Alice".to_string(), "Bob".to_string()];
+        let bob: Vec<Card> = deck[5..10].to_vec();
+        // Every clue, as (is colour, value, touches (suit, rank)).
+        let colours = (0..facts.clue_colors.len()).map(|c| (true, c as i64));
+        let ranks = facts.clue_ranks.iter().map(|&r| (false, i64::from(r)));
+        let touches = |colour: bool, value: i64, c: Card| {
+            let (s, r) = (c.suit() as usize, c.rank());
+            if colour {
+                facts.color_touches(value as usize, s, r)
+            } else {
+                facts.rank_touches(value as u8, s, r)
+            }
+        };
+        let all: Vec<(bool, i64)> = colours.chain(ranks).collect();
+        let mut checked = 0;
+        for &(colour, value) in &all {
+            if !bob.iter().any(|&c| touches(colour, value, c)) {
+                continue;
+            }
+            let kind = if colour { 2 } else { 3 };
+            let actions = [ExportAction::clue(kind, 1, value as u8)];
+            let game = hanablive::export(&rules, &names, &deck, &actions).unwrap();
+            let masks = hanablive::clue_knowledge(&game, 1, 1).unwrap();
+            // The clues Bob cannot tell apart from this one.
+            let alike: Vec<(bool, i64)> = all
+                .iter()
+                .copied()
+                .filter(|&(c, v)| match reveals {
+                    "value" => (c, v) == (colour, value),
+                    "type" => c == colour,
+                    _ => true,
+                })
+                .collect();
+            for (slot, &card) in bob.iter().enumerate() {
+                let hit = touches(colour, value, card);
+                let want: Vec<Card> = variant
+                    .deck()
+                    .into_iter()
+                    .filter(|&k| alike.iter().any(|&(c, v)| touches(c, v, k) == hit))
+                    .collect();
+                let got: Vec<Card> = variant
+                    .deck()
+                    .into_iter()
+                    .filter(|k| masks[slot] & k.kind_bit() != 0)
+                    .collect();
+                assert_eq!(
+                    got, want,
+                    "{} clue {colour} {value} slot {slot}",
+                    facts.name
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "{}: {checked}", facts.name);
+    }
+}

@@ -37,6 +37,17 @@ pub struct Clue {
     pub touches: KindSet,
 }
 
+/// What the players see of a clue besides the cards it touched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClueReveals {
+    /// Its type and value ("Red", "3").
+    Value,
+    /// Its type only (Cow & Pig: "Moo" for a colour, "Oink" for a rank).
+    Type,
+    /// Nothing (Duck: "Quack").
+    Nothing,
+}
+
 /// The CLI names of the variants the program has always known (`--variant black`).
 const ALIASES: &[(&str, u32)] = &[
     ("no-variant", 0),
@@ -79,6 +90,7 @@ pub struct Variant {
     /// Every kind of the deck is touched by some clue: a clue is legal whenever another
     /// player holds a card (the state's fast path).
     every_card_clueable: bool,
+    reveals: ClueReveals,
 }
 
 impl Variant {
@@ -231,6 +243,13 @@ impl Variant {
             colour_clues,
             rank_clues,
             blind_clue,
+            if facts.flags.duck {
+                ClueReveals::Nothing
+            } else if facts.flags.cow_and_pig {
+                ClueReveals::Type
+            } else {
+                ClueReveals::Value
+            },
         ))
     }
 
@@ -245,6 +264,7 @@ impl Variant {
         colour_clues: Vec<Clue>,
         rank_clues: Vec<Clue>,
         blind_clue: bool,
+        reveals: ClueReveals,
     ) -> Variant {
         let clueable = colour_clues
             .iter()
@@ -264,6 +284,7 @@ impl Variant {
             blind_clue,
             clueable,
             every_card_clueable: blind_clue || in_deck & !clueable == 0,
+            reveals,
         }
     }
 
@@ -325,6 +346,7 @@ impl Variant {
             colour_clues,
             rank_clues,
             false,
+            ClueReveals::Value,
         ))
     }
 
@@ -400,6 +422,36 @@ impl Variant {
             &self.rank_clues
         };
         self.blind_clue && !clues.is_empty() && clues.iter().all(|c| c.touches == 0)
+    }
+
+    /// What a player learns of a clue beyond the cards it touched: its value and type, only its
+    /// type (Cow & Pig: "Moo" or "Oink"), or nothing (Duck: "Quack").
+    pub fn clue_reveals(&self) -> ClueReveals {
+        self.reveals
+    }
+
+    /// The clues a player told `colour` (a colour clue, else a rank clue) and `value` can tell it
+    /// was given: that one clue where values are revealed, every clue of its type in Cow & Pig,
+    /// every clue in Duck.
+    pub fn clues_seen_as(&self, colour: bool, value: i64) -> Vec<&Clue> {
+        let of_type = |colour: bool| {
+            if colour {
+                self.colour_clues.iter()
+            } else {
+                self.rank_clues.iter()
+            }
+        };
+        match self.reveals {
+            ClueReveals::Value => (if colour {
+                self.colour_clue(value)
+            } else {
+                self.rank_clue(value)
+            })
+            .into_iter()
+            .collect(),
+            ClueReveals::Type => of_type(colour).collect(),
+            ClueReveals::Nothing => of_type(true).chain(of_type(false)).collect(),
+        }
     }
 
     /// Some clue type is always legal (Blind variants): a clue needs only a token and another
