@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::game::card::Card;
-use crate::game::play;
+
 use crate::game::rules::{default_hand_size, Options, Rules};
 use crate::game::variant::Variant;
 use crate::state::{self, Action, Deal, State, NOT_FINAL};
@@ -722,9 +722,10 @@ pub fn max_achievable(rules: &Rules, state: &State) -> u8 {
     let v = &rules.variant;
     (0..v.suits.len() as u8)
         .map(|s| {
-            play::max_reachable(s, state.stacks[s as usize], v.ranks, |c| {
-                state.remaining(rules, c) > 0
-            })
+            v.play_order()
+                .max_reachable(s, state.stacks[s as usize], |c| {
+                    state.remaining(rules, c) > 0
+                })
         })
         .sum()
 }
@@ -745,7 +746,7 @@ pub fn live_end(deal: &Deal, state: &State) -> Option<&'static str> {
         let n = rules.players;
         let playable = (0..state.final_turns)
             .map(|k| ((state.turn + k) % n) as usize)
-            .any(|p| state.hand(p).iter().any(|&c| state.is_playable(c)));
+            .any(|p| state.hand(p).iter().any(|&c| state.is_playable(rules, c)));
         if !playable {
             return Some(
                 "no player still to move in the final round holds a playable card (hanab.live ends the game there)",

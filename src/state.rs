@@ -8,7 +8,6 @@ use smallvec::SmallVec;
 use crate::error::Error;
 use crate::game::card::Card;
 use crate::game::card::{KINDS, MAX_SUITS};
-use crate::game::play;
 use crate::game::rules::{Rules, MAX_HAND, MAX_PLAYERS};
 
 /// One turn's action. Slots index the mover's hand, oldest card first.
@@ -254,19 +253,26 @@ impl State {
     /// Copies of `card` not yet played nor lost: in hands or still in the pile.
     #[inline]
     pub fn remaining(&self, rules: &Rules, card: Card) -> u8 {
-        let played = play::is_played(self.stacks[card.suit() as usize], card) as u8;
+        let played = rules
+            .variant
+            .play_order()
+            .is_played(self.stacks[card.suit() as usize], card) as u8;
         rules.variant.copies(card.suit(), card.rank()) - self.lost(card) - played
     }
 
     #[inline]
-    pub fn is_playable(&self, card: Card) -> bool {
-        play::is_playable(self.stacks[card.suit() as usize], card)
+    pub fn is_playable(&self, rules: &Rules, card: Card) -> bool {
+        rules
+            .variant
+            .play_order()
+            .is_playable(self.stacks[card.suit() as usize], card)
     }
 
     /// A card that can never be played: already played, or a lower card of its suit is gone.
     #[inline]
     pub fn is_trash(&self, rules: &Rules, card: Card) -> bool {
-        play::is_dead(self.stacks[card.suit() as usize], card, |c| {
+        let order = rules.variant.play_order();
+        order.is_dead(self.stacks[card.suit() as usize], card, |c| {
             self.remaining(rules, c) > 0
         })
     }
@@ -470,9 +476,10 @@ impl State {
     #[inline]
     fn play(&mut self, rules: &Rules, card: Card) {
         let s = card.suit() as usize;
-        if play::is_playable(self.stacks[s], card) {
+        let order = rules.variant.play_order();
+        if order.is_playable(self.stacks[s], card) {
             self.stacks[s] += 1;
-            if play::completes(card, rules.variant.ranks) && self.clues < rules.max_clues {
+            if order.completes(card) && self.clues < rules.max_clues {
                 self.clues += 1;
             }
         } else {
@@ -487,7 +494,10 @@ impl State {
     fn lose(&mut self, rules: &Rules, card: Card) {
         self.lost += 1 << (2 * card.kind());
         if rules.endless
-            && !play::is_played(self.stacks[card.suit() as usize], card)
+            && !rules
+                .variant
+                .play_order()
+                .is_played(self.stacks[card.suit() as usize], card)
             && self.remaining(rules, card) == 0
         {
             self.outcome = Outcome::Lost;

@@ -527,7 +527,10 @@ fn deck_plays_take_the_last_card() {
     let mut line = Vec::new();
     while t.deal().pile_left(t.state()) > 1 && !t.is_over() {
         let hand = t.state().hand(t.state().turn as usize);
-        let action = match hand.iter().position(|&c| t.state().is_playable(c)) {
+        let action = match hand
+            .iter()
+            .position(|&c| t.state().is_playable(&t.deal().rules, c))
+        {
             Some(i) => Action::Play(i as u8),
             None if t.state().can_discard(&rules) => Action::Discard(0),
             None => Action::Clue,

@@ -345,10 +345,9 @@ fn a_discard_is_never_worse_than_misplaying_the_same_card() {
             let value = |a, memo: &mut HashMap<_, _>| {
                 reference(&deal, &state.apply(&deal, a).unwrap(), memo)
             };
-            let is_misplay =
-                |a: &Action| matches!(a, Action::Play(j) if !state.is_playable(hand[*j as usize]));
+            let is_misplay = |a: &Action| matches!(a, Action::Play(j) if !state.is_playable(rules, hand[*j as usize]));
             for (i, &card) in hand.iter().enumerate() {
-                if state.is_playable(card) {
+                if state.is_playable(rules, card) {
                     continue;
                 }
                 let misplay = value(Action::Play(i as u8), &mut memo);

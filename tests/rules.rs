@@ -961,7 +961,7 @@ fn check_position(deal: &Deal, s: &State) -> Vec<Action> {
 
 /// A random legal action that mostly plays well, so that games last: now and then any action;
 /// otherwise a playable card if there is one, else a clue, discard or deck play.
-fn pick(rng: &mut Rng, s: &State, legal: &[Action]) -> Action {
+fn pick(rng: &mut Rng, rules: &Rules, s: &State, legal: &[Action]) -> Action {
     let any = legal[rng.below(legal.len() as u64) as usize];
     if rng.below(20) == 0 {
         return any;
@@ -970,7 +970,7 @@ fn pick(rng: &mut Rng, s: &State, legal: &[Action]) -> Action {
     let good: Vec<Action> = legal
         .iter()
         .copied()
-        .filter(|a| matches!(a, Action::Play(i) if s.is_playable(hand[*i as usize])))
+        .filter(|a| matches!(a, Action::Play(i) if s.is_playable(rules, hand[*i as usize])))
         .collect();
     if !good.is_empty() {
         return good[rng.below(good.len() as u64) as usize];
@@ -1009,7 +1009,7 @@ fn random_game(rng: &mut Rng, deal: &Deal, mut s: State, seen: &mut Seen) -> Sta
             assert!(legal.is_empty());
             break;
         }
-        let a = pick(rng, &s, &legal);
+        let a = pick(rng, &deal.rules, &s, &legal);
         let t = s.apply(deal, a).unwrap();
         seen.deck_plays += (a == Action::DeckPlay) as usize;
         if r.endless && t.outcome == Outcome::Finished {

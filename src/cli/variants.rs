@@ -288,10 +288,12 @@ fn summary(v: &VariantFacts) -> String {
     let families = v.rule_families();
     if !families.is_empty() {
         let names: Vec<&str> = families.into_iter().map(RuleFamily::name).collect();
-        parts.push(format!(
-            "play rules: {} (not solvable yet)",
-            names.join(", ")
-        ));
+        let note = if solver_plays(v) {
+            ""
+        } else {
+            " (not solvable yet)"
+        };
+        parts.push(format!("play rules: {}{note}", names.join(", ")));
     }
     if parts.is_empty() {
         parts.push("5 ordinary suits".to_string());

@@ -7,7 +7,8 @@
 
 use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS};
-use crate::game::catalogue::{Catalogue, VariantFacts};
+use crate::game::catalogue::{Catalogue, RuleFamily, VariantFacts};
+use crate::game::play::PlayOrder;
 
 /// How one suit is named and dealt. What clues touch it is in the variant's clue table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +81,8 @@ pub struct Variant {
     pub suits: Vec<Suit>,
     /// Cards in a finished stack; ranks run 1..=ranks.
     pub ranks: u8,
+    /// Which way each stack is played.
+    order: PlayOrder,
     copies: [u8; KINDS],
     colour_clues: Vec<Clue>,
     rank_clues: Vec<Clue>,
@@ -160,10 +163,12 @@ impl Variant {
     }
 
     /// The variant the facts describe, or [`Error::NotPlayedYet`] for a variant of a play-rule
-    /// family. Facts with a shorter stack (ranks 1..stack size, as tests build small decks) give
+    /// family it does not model (every family but reversed suits, for now). Facts with a shorter stack (ranks 1..stack size, as tests build small decks) give
     /// a shorter deck.
     pub fn from_facts(facts: &VariantFacts) -> Result<Variant, Error> {
-        if let Some(family) = facts.rule_families().first() {
+        // Reversed suits only change the play order, which the model follows.
+        let families = facts.rule_families();
+        if let Some(family) = families.iter().find(|&&f| f != RuleFamily::ReversedSuits) {
             return Err(Error::NotPlayedYet {
                 id: facts.id,
                 name: facts.name.clone(),
@@ -178,6 +183,12 @@ impl Variant {
             return Err(bad(format!("stacks of {}", facts.stack_size)));
         }
         let ranks = facts.stack_size;
+        let reversed = facts
+            .suits
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.reversed)
+            .fold(0u8, |mask, (i, _)| mask | 1 << i);
         let kinds = || {
             (0..facts.suits.len())
                 .flat_map(move |s| (1..=ranks).map(move |r| (s, r, Card::new(s as u8, r))))
@@ -228,7 +239,11 @@ impl Variant {
             .iter()
             .zip(card_prefixes(&names))
             .map(|(s, short)| Suit {
-                name: s.display_name.clone(),
+                name: if s.reversed {
+                    format!("{} Reversed", s.display_name)
+                } else {
+                    s.display_name.clone()
+                },
                 site_name: s.variant_name(),
                 short,
                 one_each: s.one_of_each,
@@ -238,7 +253,7 @@ impl Variant {
             facts.name.clone(),
             Some(facts.id),
             suits,
-            ranks,
+            PlayOrder::with_reversed(ranks, reversed),
             copies,
             colour_clues,
             rank_clues,
@@ -259,7 +274,7 @@ impl Variant {
         name: String,
         id: Option<u32>,
         suits: Vec<Suit>,
-        ranks: u8,
+        order: PlayOrder,
         copies: [u8; KINDS],
         colour_clues: Vec<Clue>,
         rank_clues: Vec<Clue>,
@@ -277,7 +292,8 @@ impl Variant {
             name,
             id,
             suits,
-            ranks,
+            ranks: order.stack_size(),
+            order,
             copies,
             colour_clues,
             rank_clues,
@@ -341,13 +357,19 @@ impl Variant {
             format!("{suits} suits x {ranks} ranks"),
             None,
             suit_list,
-            ranks,
+            PlayOrder::ascending(ranks),
             copies,
             colour_clues,
             rank_clues,
             false,
             ClueReveals::Value,
         ))
+    }
+
+    /// Which way each stack is played: every question about play order goes here.
+    #[inline]
+    pub fn play_order(&self) -> PlayOrder {
+        self.order
     }
 
     /// Copies of each card of `suit` and `rank` in the deck.

@@ -273,7 +273,7 @@ impl Walker<'_> {
         for action in state.legal_actions(&self.deal) {
             if let Action::Play(i) = action {
                 // Discarding the card instead is never worse, for every order of the pile.
-                if no_misplays && !state.is_playable(hand[i as usize]) {
+                if no_misplays && !state.is_playable(rules, hand[i as usize]) {
                     continue;
                 }
             }

@@ -20,7 +20,7 @@ use std::fmt;
 
 use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KINDS};
-use crate::game::play;
+
 use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::game::variant::Variant;
 use crate::state::{Deal, State, NOT_FINAL};
@@ -371,7 +371,7 @@ impl Position {
         };
         for (s, &h) in file.stacks.iter().enumerate() {
             for p in 1..=h.min(v.ranks) {
-                count(play::card_at(s as u8, p), l.stacks, &mut faults);
+                count(v.play_order().card_at(s as u8, p), l.stacks, &mut faults);
             }
         }
         for &c in &file.discards {
@@ -466,8 +466,10 @@ impl Position {
             ));
         } else if file.endless && faults.is_empty() {
             for (s, &h) in file.stacks.iter().enumerate() {
-                let gone = play::places_after(h, v.ranks)
-                    .map(|p| play::card_at(s as u8, p))
+                let order = v.play_order();
+                let gone = order
+                    .places_after(h)
+                    .map(|p| order.card_at(s as u8, p))
                     .find(|&c| {
                         file.discards.iter().filter(|&&d| d == c).count()
                             >= v.copies(c.suit(), c.rank()) as usize
@@ -576,7 +578,7 @@ impl Position {
             .stacks
             .iter()
             .enumerate()
-            .flat_map(|(s, &h)| (1..=h).map(move |p| play::card_at(s as u8, p)));
+            .flat_map(|(s, &h)| (1..=h).map(move |p| v.play_order().card_at(s as u8, p)));
         let known = self.hands.iter().flatten().chain(&self.pile).flatten();
         for c in played
             .chain(self.discards.iter().copied())

@@ -2,7 +2,6 @@
 //! node before any move is generated.
 
 use super::goal::Goal;
-use crate::game::play;
 use crate::state::{Deal, State, NOT_FINAL};
 
 /// Which bounds are on. All are on in normal use; tests turn each off to show it changes
@@ -92,7 +91,7 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         let mut h = state.stacks[s as usize].min(top);
         let mut last_slot = 0u8;
         while h < top {
-            let card = play::card_at(s, h + 1);
+            let card = v.play_order().card_at(s, h + 1);
             // Above the firework, so none is played: copies left are the deck's minus the lost.
             if set.copies && deal.copies(card.kind()) == state.lost(card) {
                 break;

@@ -7,7 +7,7 @@
 //! to allow for any of them being the one given up.
 
 use crate::game::card::{Card, MAX_SUITS};
-use crate::game::play;
+use crate::game::play::PlayOrder;
 use crate::game::rules::Rules;
 use crate::state::{Outcome, State};
 
@@ -15,6 +15,8 @@ use crate::state::{Outcome, State};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Goal {
     caps: [u8; MAX_SUITS],
+    /// The variant's play order, to tell which cards lie above a height.
+    order: PlayOrder,
     /// Every suit to its top: the plain question about the score.
     full: bool,
 }
@@ -24,7 +26,11 @@ impl Goal {
     pub fn full(rules: &Rules) -> Goal {
         let mut caps = [0; MAX_SUITS];
         caps[..rules.variant.suits.len()].fill(rules.variant.ranks);
-        Goal { caps, full: true }
+        Goal {
+            caps,
+            order: rules.variant.play_order(),
+            full: true,
+        }
     }
 
     /// Every way to share `k` points between the suits, each suit at most its top: a line
@@ -46,6 +52,8 @@ impl Goal {
                 if left == 0 {
                     out.push(Goal {
                         caps: *caps,
+                        // Set to the variant's below.
+                        order: PlayOrder::ascending(top),
                         full: caps[..n].iter().all(|&c| c == top),
                     });
                 }
@@ -61,6 +69,10 @@ impl Goal {
             caps[i] = 0;
         }
         fill(0, k, n, top, &mut caps, &mut out);
+        let order = rules.variant.play_order();
+        for goal in &mut out {
+            goal.order = order;
+        }
         out
     }
 
@@ -99,7 +111,7 @@ impl Goal {
     /// Whether `card` lies above its suit's height: the goal never needs it played.
     #[inline]
     pub fn beyond(&self, card: Card) -> bool {
-        play::place(card) > self.caps[card.suit() as usize]
+        self.order.place(card) > self.caps[card.suit() as usize]
     }
 
     /// The points the goal asks for.

@@ -9,7 +9,6 @@ use smallvec::SmallVec;
 
 use super::goal::Goal;
 use crate::game::card::Card;
-use crate::game::play;
 use crate::game::rules::Rules;
 use crate::state::{Deal, State, NOT_FINAL};
 
@@ -116,6 +115,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     bits.push(fin as u64, 4);
     // A card is trash when already played, or placed above the first card of its suit with no
     // copy left (computed once per suit rather than once per card).
+    let order = rules.variant.play_order();
     let mut first_gone = [u8::MAX; crate::game::card::MAX_SUITS];
     for (s, gone) in first_gone
         .iter_mut()
@@ -123,7 +123,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         .take(rules.variant.suits.len())
     {
         // The first place whose card has no copy left (none is played, being above the top).
-        let reach = play::max_reachable(s as u8, state.stacks[s], rules.variant.ranks, |c| {
+        let reach = order.max_reachable(s as u8, state.stacks[s], |c| {
             deal.copies(c.kind()) != state.lost(c)
         });
         *gone = if reach < rules.variant.ranks {
@@ -137,7 +137,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     }
     let code = |c: Card| {
         let s = c.suit() as usize;
-        if play::is_played(state.stacks[s], c) || play::place(c) > first_gone[s] {
+        if order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s] {
             TRASH
         } else {
             c.kind() as u8 + 2

@@ -7,7 +7,6 @@ use smallvec::SmallVec;
 
 use super::goal::Goal;
 use super::key::{code_toward, TRASH};
-use crate::game::play;
 use crate::state::{Action, Deal, State};
 
 /// Moves of one position, best first.
@@ -35,6 +34,7 @@ pub fn moves_toward(
     beyond: Option<&Goal>,
 ) -> Moves {
     let rules = &deal.rules;
+    let order = rules.variant.play_order();
     let p = state.turn as usize;
     let hand = state.hand(p);
     let mut scored: SmallVec<[(u8, Action); 24]> = SmallVec::new();
@@ -50,11 +50,11 @@ pub fn moves_toward(
             seen |= 1 << code;
         }
         let slot = i as u8;
-        if code != TRASH && state.is_playable(card) {
-            let pri = if play::completes(card, rules.variant.ranks) {
+        if code != TRASH && state.is_playable(rules, card) {
+            let pri = if order.completes(card) {
                 0
             } else {
-                1 + play::place(card)
+                1 + order.place(card)
             };
             scored.push((pri, Action::Play(slot)));
             if can_discard {
@@ -75,15 +75,15 @@ pub fn moves_toward(
         if can_discard {
             scored.push((
                 if spare {
-                    30 + play::place(card)
+                    30 + order.place(card)
                 } else {
-                    50 + play::place(card)
+                    50 + order.place(card)
                 },
                 Action::Discard(slot),
             ));
         }
         if misplays {
-            scored.push((70 + play::place(card), Action::Play(slot)));
+            scored.push((70 + order.place(card), Action::Play(slot)));
         }
     }
     if state.can_clue(rules) {
@@ -92,7 +92,11 @@ pub fn moves_toward(
     if state.can_deck_play(deal) {
         let card = deal.pile[state.drawn as usize];
         scored.push((
-            if state.is_playable(card) { 0 } else { 80 },
+            if state.is_playable(rules, card) {
+                0
+            } else {
+                80
+            },
             Action::DeckPlay,
         ));
     }
