@@ -32,7 +32,7 @@ use crate::game::card::Card;
 
 use crate::game::rules::{default_hand_size, Options, Rules};
 use crate::game::variant::Variant;
-use crate::state::{self, Action, Deal, State, NOT_FINAL};
+use crate::state::{self, Action, Deal, State};
 
 /// Action type: play a card (`target` = its order).
 pub const PLAY: i64 = 0;
@@ -717,43 +717,18 @@ fn game_over_text(condition: Option<i64>, who: Option<&str>) -> String {
     }
 }
 
-/// The most the fireworks can still reach: each suit up to the first rank with no copy left.
+/// The most the fireworks can still reach (see [`State::max_reachable_score`]).
 pub fn max_achievable(rules: &Rules, state: &State) -> u8 {
-    let v = &rules.variant;
-    (0..v.suits.len() as u8)
-        .map(|s| {
-            v.play_order()
-                .max_reachable(s, state.stacks[s as usize], |c| {
-                    state.remaining(rules, c) > 0
-                })
-        })
-        .sum()
+    state.max_reachable_score(rules)
 }
 
-/// Whether hanab.live ends a game that [`State`] would play on, and why: outside All or Nothing,
-/// hanab.live stops when the score equals the most still possible, and in the final round when
-/// no player still to move holds a card that can be played now. The score cannot change after
-/// either point.
+/// Whether hanab.live ends a game that [`State`] would play on, and why (see
+/// [`State::settled`]).
 pub fn live_end(deal: &Deal, state: &State) -> Option<&'static str> {
-    let rules = &deal.rules;
-    if state.is_over() || rules.endless {
+    if state.is_over() {
         return None;
     }
-    if state.score(rules) == max_achievable(rules, state) {
-        return Some("the score reached the most still possible (hanab.live ends the game there)");
-    }
-    if state.final_turns != NOT_FINAL {
-        let n = rules.players;
-        let playable = (0..state.final_turns)
-            .map(|k| ((state.turn + k) % n) as usize)
-            .any(|p| state.hand(p).iter().any(|&c| state.is_playable(rules, c)));
-        if !playable {
-            return Some(
-                "no player still to move in the final round holds a playable card (hanab.live ends the game there)",
-            );
-        }
-    }
-    None
+    state.settled(deal)
 }
 
 /// One replayed action.

@@ -44,6 +44,9 @@ pub fn end_reason(rules: &Rules, state: &State) -> &'static str {
         Outcome::Finished if state.score(rules) == rules.perfect_score() => {
             "every firework is complete"
         }
+        Outcome::Finished if state.strikes >= rules.max_strikes => {
+            "the last strike was taken after the score could no longer change (hanab.live had ended the game there)"
+        }
         Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => {
             "the player to move had no legal action"
         }
@@ -411,7 +414,13 @@ impl State {
         }
         s.turns += 1;
         if s.strikes >= rules.max_strikes {
-            s.outcome = Outcome::Lost;
+            // hanab.live ends a game once its score can no longer change, so a strike-out after
+            // that point (forced where no clue or discard is legal) keeps the score.
+            s.outcome = if self.settled(deal).is_some() {
+                Outcome::Finished
+            } else {
+                Outcome::Lost
+            };
         }
         if s.outcome != Outcome::Playing {
             return s;
@@ -444,6 +453,43 @@ impl State {
             s.final_turns = NO_LEGAL_ACTION;
         }
         s
+    }
+
+    /// The most the fireworks can still reach: each stack up to the first card with no copy
+    /// left.
+    pub fn max_reachable_score(&self, rules: &Rules) -> u8 {
+        let order = rules.variant.play_order();
+        (0..rules.variant.suits.len() as u8)
+            .map(|s| order.max_reachable(s, self.stacks[s as usize], |c| self.remaining(rules, c) > 0))
+            .sum()
+    }
+
+    /// Whether the score of this position can no longer change, so that hanab.live ends the
+    /// game here, and why: outside endless mode, the site stops when the score equals the most
+    /// still possible, and in the final round when no player still to move holds a card that
+    /// can be played now.
+    pub fn settled(&self, deal: &Deal) -> Option<&'static str> {
+        let rules = &deal.rules;
+        if rules.endless || self.outcome == Outcome::Lost {
+            return None;
+        }
+        if self.score(rules) == self.max_reachable_score(rules) {
+            return Some(
+                "the score reached the most still possible (hanab.live ends the game there)",
+            );
+        }
+        if self.final_turns != NOT_FINAL && self.final_turns != NO_LEGAL_ACTION {
+            let n = rules.players;
+            let playable = (0..self.final_turns)
+                .map(|k| ((self.turn + k) % n) as usize)
+                .any(|p| self.hand(p).iter().any(|&c| self.is_playable(rules, c)));
+            if !playable {
+                return Some(
+                    "no player still to move in the final round holds a playable card (hanab.live ends the game there)",
+                );
+            }
+        }
+        None
     }
 
     /// Whether the player to move has any legal action.

@@ -176,8 +176,9 @@ type Counts = [u8; KINDS];
 /// The largest number of hidden cards whose orders (`u!`, times the top score) fit a `u128`.
 const MAX_HIDDEN: usize = 33;
 
-/// The hidden cards left as a key: two bits per kind that can still be played, and the number
-/// of the rest (which can never be played, so which of them is where does not matter).
+/// The hidden cards left as a key: two bits per kind that can still be played (or that no clue
+/// touches), and the number of the rest (which can never be played and are all clue targets
+/// alike, so which of them is where does not matter).
 fn pack(rules: &crate::game::rules::Rules, state: &State, counts: &Counts) -> u128 {
     let mut packed = 0u128;
     let mut trash = 0u128;
@@ -185,7 +186,8 @@ fn pack(rules: &crate::game::rules::Rules, state: &State, counts: &Counts) -> u1
         if c == 0 {
             continue;
         }
-        if state.is_trash(rules, Card::from_kind(k)) {
+        let card = Card::from_kind(k);
+        if state.is_trash(rules, card) && rules.variant.touchable(card) {
             trash += c as u128;
         } else {
             packed |= (c as u128) << (2 * k);
@@ -339,10 +341,14 @@ impl Walker<'_> {
             return self.value(&child, counts, u);
         }
         // Each copy of each hidden card is drawn in (u - 1)! of the u! orders; cards that can
-        // never be played are interchangeable, so one of them stands for all.
+        // never be played (and that a clue touches, see `card_code`) are interchangeable, so
+        // one of them stands for all.
         let rules = &self.deal.rules;
         let is_trash: u32 = (0..counts.len())
-            .filter(|&k| counts[k] > 0 && state.is_trash(rules, Card::from_kind(k)))
+            .filter(|&k| {
+                let card = Card::from_kind(k);
+                counts[k] > 0 && state.is_trash(rules, card) && rules.variant.touchable(card)
+            })
             .fold(0, |m, k| m | 1 << k);
         let mut trash: Option<usize> = None;
         let mut trash_copies = 0u8;

@@ -21,11 +21,13 @@ const EMPTY: u8 = 0;
 /// Code shared by all cards that can never be played.
 pub const TRASH: u8 = 1;
 
-/// The canonical code of a card in `state`: [`TRASH`] for a card that can never be played,
-/// otherwise its kind plus two.
+/// The canonical code of a card in `state`: [`TRASH`] for a card that can never be played and
+/// that some clue touches, otherwise its kind plus two. (A dead card no clue touches, such as a
+/// Null card, is not interchangeable with the others: holding only such cards leaves a player
+/// no clue to be given.)
 #[inline]
 pub fn card_code(rules: &Rules, state: &State, card: Card) -> u8 {
-    if state.is_trash(rules, card) {
+    if state.is_trash(rules, card) && rules.variant.touchable(card) {
         TRASH
     } else {
         card.kind() as u8 + 2
@@ -137,7 +139,9 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     }
     let code = |c: Card| {
         let s = c.suit() as usize;
-        if order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s] {
+        if (order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s])
+            && rules.variant.touchable(c)
+        {
             TRASH
         } else {
             c.kind() as u8 + 2
