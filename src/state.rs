@@ -460,7 +460,9 @@ impl State {
     pub fn max_reachable_score(&self, rules: &Rules) -> u8 {
         let order = rules.variant.play_order();
         (0..rules.variant.suits.len() as u8)
-            .map(|s| order.max_reachable(s, self.stacks[s as usize], |c| self.remaining(rules, c) > 0))
+            .map(|s| {
+                order.max_reachable(s, self.stacks[s as usize], |c| self.remaining(rules, c) > 0)
+            })
             .sum()
     }
 
