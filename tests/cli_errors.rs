@@ -35,7 +35,10 @@ fn unknown_variants() {
     // Orange Reversed: reversed suits are played, the Orange family is not yet.
     let message = fails(&["solve", "p2v2366s1"]);
     assert!(message.contains("does not play"), "{message}");
-    assert!(message.contains("Orange (inverted) suits family"), "{message}");
+    assert!(
+        message.contains("Orange (inverted) suits family"),
+        "{message}"
+    );
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);
