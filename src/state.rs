@@ -44,9 +44,6 @@ pub fn end_reason(rules: &Rules, state: &State) -> &'static str {
         Outcome::Finished if state.score(rules) == rules.perfect_score() => {
             "every firework is complete"
         }
-        Outcome::Finished if state.strikes >= rules.max_strikes => {
-            "the last strike was taken after the score could no longer change (hanab.live had ended the game there)"
-        }
         Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => {
             "the player to move had no legal action"
         }
@@ -414,13 +411,9 @@ impl State {
         }
         s.turns += 1;
         if s.strikes >= rules.max_strikes {
-            // hanab.live ends a game once its score can no longer change, so a strike-out after
-            // that point (forced where no clue or discard is legal) keeps the score.
-            s.outcome = if self.settled(deal).is_some() {
-                Outcome::Finished
-            } else {
-                Outcome::Lost
-            };
+            // The last strike scores 0 (RULES.md), even where hanab.live would already have
+            // ended the game ([`State::settled`]; replay stops there).
+            s.outcome = Outcome::Lost;
         }
         if s.outcome != Outcome::Playing {
             return s;
