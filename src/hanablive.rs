@@ -830,25 +830,17 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
     let all = variant.kinds();
     let mut known = vec![all; t.deck.len()];
     for (i, a) in game.actions[..index].iter().enumerate() {
-        let clue = match a.kind {
-            COLOUR_CLUE | RANK_CLUE => a.target == seat as i64,
-            _ => false,
-        };
-        if clue {
-            // Legality (the value's range) is checked by the step below first.
-            let mut probe = t.clone();
-            step_at(&mut probe, a, i)?;
+        // The step checks the action (a clue's value among them); a clue changes no hand, so
+        // the seat's cards after it are the ones it touched or left out.
+        step_at(&mut t, a, i)?;
+        if matches!(a.kind, COLOUR_CLUE | RANK_CLUE) && a.target == seat as i64 {
+            let colour = a.kind == COLOUR_CLUE;
             let value = a.value.unwrap_or(0);
-            let given = if a.kind == COLOUR_CLUE {
-                variant.colour_clue(value)
-            } else {
-                variant.rank_clue(value)
-            };
-            let touched = given.map_or(0, |c| c.touches);
+            let touched = variant.clue(colour, value).map_or(0, |c| c.touches);
             // What the seat can tell the clue was (Cow & Pig and Duck hide its value): a card
             // touched is one that one of those clues touches, a card left out one that one of
             // them leaves out.
-            let seen = variant.clues_seen_as(a.kind == COLOUR_CLUE, value);
+            let seen = variant.clues_seen_as(colour, value);
             let could_touch = seen.iter().fold(0, |set, c| set | c.touches);
             let could_miss = seen.iter().fold(0, |set, c| set | !c.touches);
             for &order in t.hand_orders(seat) {
@@ -860,7 +852,6 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
                 };
             }
         }
-        step_at(&mut t, a, i)?;
     }
     Ok(t.hand_orders(seat)
         .iter()

@@ -6,8 +6,7 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
-use crate::game::card::Card;
-use crate::game::card::{KINDS, MAX_SUITS};
+use crate::game::card::{Card, KINDS, MAX_SUITS};
 use crate::game::rules::{Rules, MAX_HAND, MAX_PLAYERS};
 
 /// One turn's action. Slots index the mover's hand, oldest card first.
@@ -63,8 +62,6 @@ pub struct Deal {
     pub pile: Vec<Card>,
     /// `next[i][kind]`: the first pile index `>= i` holding a card of that kind, or `u8::MAX`.
     next: Vec<[u8; KINDS]>,
-    /// Copies of each card kind in the deck (the variant's rule, looked up once).
-    copies: [u8; KINDS],
     /// `last[kind]`: the last pile index holding a card of that kind, or `u8::MAX`.
     last: [u8; KINDS],
 }
@@ -77,7 +74,6 @@ impl Deal {
             next[i] = next[i + 1];
             next[i][pile[i].kind()] = i as u8;
         }
-        let copies = *rules.variant.copies_by_kind();
         let mut last = [u8::MAX; KINDS];
         for (i, c) in pile.iter().enumerate() {
             last[c.kind()] = i as u8;
@@ -86,15 +82,14 @@ impl Deal {
             rules,
             pile,
             next,
-            copies,
             last,
         }
     }
 
-    /// Copies of a card kind in the deck.
+    /// Copies of a card kind in the deck (the variant's table).
     #[inline]
     pub fn copies(&self, kind: usize) -> u8 {
-        self.copies[kind]
+        self.rules.variant.copies_by_kind()[kind]
     }
 
     /// Deals a full deck (top first) in blocks as hanab.live does: seat 0 takes the first

@@ -235,40 +235,27 @@ fn variant_rules(v: &VariantFacts) -> Vec<String> {
     if let Some(r) = v.critical_rank {
         p.push(format!("one {r} per suit"));
     }
-    let flagged = |p: &mut Vec<String>, rules: &[(bool, &str)]| {
-        p.extend(rules.iter().filter(|r| r.0).map(|r| r.1.to_string()));
-    };
-    flagged(
-        &mut p,
-        &[
-            (f.scarce_ones, "two 1s per suit"),
-            (f.odds_and_evens, "rank clues are Odd (1) and Even (2)"),
-            (f.funnels, "rank clue N touches ranks N and below"),
-            (f.chimneys, "rank clue N touches ranks N and above"),
-            (
-                f.synesthesia,
-                "no rank clues; a colour clue also touches the ranks of its prism colour",
-            ),
-        ],
-    );
-    if !f.synesthesia {
-        flagged(
-            &mut p,
-            &[
-                (v.clue_colors.is_empty(), "no colour clues"),
-                (v.clue_ranks.is_empty(), "no rank clues"),
-            ],
-        );
-    }
-    flagged(
-        &mut p,
-        &[
-            (f.color_clues_touch_nothing, "colour clues touch nothing"),
-            (f.rank_clues_touch_nothing, "rank clues touch nothing"),
-            (f.cow_and_pig, "clues only say Moo (colour) or Oink (rank)"),
-            (f.duck, "clues only say Quack"),
-        ],
-    );
+    // Synesthesia says itself that it has no rank clues.
+    let rules = [
+        (f.scarce_ones, "two 1s per suit"),
+        (f.odds_and_evens, "rank clues are Odd (1) and Even (2)"),
+        (f.funnels, "rank clue N touches ranks N and below"),
+        (f.chimneys, "rank clue N touches ranks N and above"),
+        (
+            f.synesthesia,
+            "no rank clues; a colour clue also touches the ranks of its prism colour",
+        ),
+        (
+            !f.synesthesia && v.clue_colors.is_empty(),
+            "no colour clues",
+        ),
+        (!f.synesthesia && v.clue_ranks.is_empty(), "no rank clues"),
+        (f.color_clues_touch_nothing, "colour clues touch nothing"),
+        (f.rank_clues_touch_nothing, "rank clues touch nothing"),
+        (f.cow_and_pig, "clues only say Moo (colour) or Oink (rank)"),
+        (f.duck, "clues only say Quack"),
+    ];
+    p.extend(rules.iter().filter(|r| r.0).map(|r| r.1.to_string()));
     p
 }
 

@@ -285,10 +285,7 @@ impl Variant {
             .iter()
             .chain(&rank_clues)
             .fold(0, |set, c| set | c.touches);
-        let in_deck = (0..KINDS)
-            .filter(|&k| copies[k] > 0)
-            .fold(0, |set: KindSet, k| set | 1 << k);
-        Variant {
+        let mut variant = Variant {
             name,
             id,
             suits,
@@ -299,9 +296,11 @@ impl Variant {
             rank_clues,
             blind_clue,
             clueable,
-            every_card_clueable: blind_clue || in_deck & !clueable == 0,
+            every_card_clueable: false,
             reveals,
-        }
+        };
+        variant.every_card_clueable = blind_clue || variant.kinds() & !clueable == 0;
+        variant
     }
 
     /// A research deck as in DeepMind's Hanabi Learning Environment: `suits` ordinary suits
@@ -435,6 +434,16 @@ impl Variant {
         self.rank_clues.iter().find(|c| i64::from(c.value) == value)
     }
 
+    /// The colour clue (`colour`) or rank clue of hanab.live value `value`, if the variant has
+    /// it.
+    pub fn clue(&self, colour: bool, value: i64) -> Option<&Clue> {
+        if colour {
+            self.colour_clue(value)
+        } else {
+            self.rank_clue(value)
+        }
+    }
+
     /// Whether clues of this type are legal even when they touch nothing (the Blind variants,
     /// where they always touch nothing).
     pub fn clue_type_is_blind(&self, colour: bool) -> bool {
@@ -464,13 +473,7 @@ impl Variant {
             }
         };
         match self.reveals {
-            ClueReveals::Value => (if colour {
-                self.colour_clue(value)
-            } else {
-                self.rank_clue(value)
-            })
-            .into_iter()
-            .collect(),
+            ClueReveals::Value => self.clue(colour, value).into_iter().collect(),
             ClueReveals::Type => of_type(colour).collect(),
             ClueReveals::Nothing => of_type(true).chain(of_type(false)).collect(),
         }
@@ -584,7 +587,7 @@ pub fn card_prefixes(suits: &[(String, char)]) -> Vec<String> {
     let collides = |out: &[String], i: usize| out.iter().filter(|p| **p == out[i]).count() > 1;
     let first = out.clone();
     for (i, (name, abbreviation)) in suits.iter().enumerate() {
-        if first.iter().filter(|p| **p == first[i]).count() > 1 {
+        if collides(&first, i) {
             let words: Vec<&str> = name.split_whitespace().collect();
             if words.len() > 1 {
                 let initials: String = words[..words.len() - 1]

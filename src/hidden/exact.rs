@@ -27,7 +27,7 @@ use crate::error::Error;
 use crate::game::card::{Card, KINDS};
 use crate::position::Position;
 use crate::search::bounds::{upper_bound, BoundSet};
-use crate::search::key::{card_code, key, Key};
+use crate::search::key::{card_code, key, Key, TRASH};
 use crate::search::order::misplay_dominated;
 use crate::state::{Action, Deal, State};
 
@@ -186,8 +186,7 @@ fn pack(rules: &crate::game::rules::Rules, state: &State, counts: &Counts) -> u1
         if c == 0 {
             continue;
         }
-        let card = Card::from_kind(k);
-        if state.is_trash(rules, card) && rules.variant.touchable(card) {
+        if card_code(rules, state, Card::from_kind(k)) == TRASH {
             trash += c as u128;
         } else {
             packed |= (c as u128) << (2 * k);
@@ -345,10 +344,7 @@ impl Walker<'_> {
         // one of them stands for all.
         let rules = &self.deal.rules;
         let is_trash: u32 = (0..counts.len())
-            .filter(|&k| {
-                let card = Card::from_kind(k);
-                counts[k] > 0 && state.is_trash(rules, card) && rules.variant.touchable(card)
-            })
+            .filter(|&k| counts[k] > 0 && card_code(rules, state, Card::from_kind(k)) == TRASH)
             .fold(0, |m, k| m | 1 << k);
         let mut trash: Option<usize> = None;
         let mut trash_copies = 0u8;

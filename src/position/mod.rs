@@ -20,7 +20,6 @@ use std::fmt;
 
 use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KINDS};
-
 use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::game::variant::Variant;
 use crate::state::{Deal, State, NOT_FINAL};

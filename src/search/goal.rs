@@ -46,16 +46,11 @@ impl Goal {
             n: usize,
             top: u8,
             caps: &mut [u8; MAX_SUITS],
-            out: &mut Vec<Goal>,
+            out: &mut Vec<[u8; MAX_SUITS]>,
         ) {
             if i == n {
                 if left == 0 {
-                    out.push(Goal {
-                        caps: *caps,
-                        // Set to the variant's below.
-                        order: PlayOrder::ascending(top),
-                        full: caps[..n].iter().all(|&c| c == top),
-                    });
+                    out.push(*caps);
                 }
                 return;
             }
@@ -70,10 +65,13 @@ impl Goal {
         }
         fill(0, k, n, top, &mut caps, &mut out);
         let order = rules.variant.play_order();
-        for goal in &mut out {
-            goal.order = order;
-        }
-        out
+        out.into_iter()
+            .map(|caps| Goal {
+                caps,
+                order,
+                full: caps[..n].iter().all(|&c| c == top),
+            })
+            .collect()
     }
 
     /// How many ways [`Goal::splits`] finds for `k`, without building them.
