@@ -78,7 +78,7 @@ impl Game {
             variant: rules.variant.name.clone(),
             variant_id: rules.variant.id,
             hand_size: rules.hand_size,
-            clues: rules.max_clues,
+            clues: rules.max_tokens(),
             strikes: rules.max_strikes,
             empty_clues: rules.empty_clues,
             deck_plays: rules.deck_plays,

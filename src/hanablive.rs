@@ -570,8 +570,20 @@ impl Tracker {
                         clue.name.clone()
                     };
                     let may_touch_nothing = rules.empty_clues || variant.clue_type_is_blind(colour);
-                    if self.state.clues == 0 {
-                        return Err("no clue token is available".to_string());
+                    let typed = if !rules.tokens().alternating {
+                        Action::Clue
+                    } else if colour {
+                        Action::ColourClue
+                    } else {
+                        Action::RankClue
+                    };
+                    if self.state.clues < rules.tokens().clue_cost {
+                        // The state's own words (a whole token, in Clue Starved).
+                        return Err(self
+                            .state
+                            .apply(&self.deal, typed)
+                            .err()
+                            .unwrap_or_default());
                     }
                     let count = self
                         .state
@@ -591,7 +603,7 @@ impl Tracker {
                         k => format!("touches {k} cards"),
                     };
                     (
-                        Action::Clue,
+                        typed,
                         Some(format!(
                             "{name} clues {} {words} ({cards})",
                             self.name(target)
@@ -623,7 +635,9 @@ impl Tracker {
         let before = self.state;
         let after = before.apply(&self.deal, action)?;
         let text = match action {
-            Action::Clue => clue_text.expect("clues have text"),
+            Action::Clue | Action::ColourClue | Action::RankClue => {
+                clue_text.expect("clues have text")
+            }
             Action::Play(i) | Action::Discard(i) => {
                 let card = before.hand(seat)[i as usize];
                 debug_assert_eq!(self.deck[self.orders[seat][i as usize] as usize], card);
@@ -678,9 +692,14 @@ impl Tracker {
                 .top_order()
                 .map(ExportAction::play)
                 .ok_or_else(|| "the draw pile is empty".to_string()),
-            Action::Clue => {
+            Action::Clue | Action::ColourClue | Action::RankClue => {
                 let rules = &self.deal.rules;
-                match clue_for(rules, &self.state, seat as u8) {
+                let of_type = match action {
+                    Action::ColourClue => Some(true),
+                    Action::RankClue => Some(false),
+                    _ => None,
+                };
+                match clue_of_type(rules, &self.state, seat as u8, of_type) {
                     Some((target, kind, value)) => {
                         Ok(ExportAction::clue(kind as i64, target, value))
                     }
@@ -830,6 +849,16 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
     let all = variant.kinds();
     let mut known = vec![all; t.deck.len()];
     for (i, a) in game.actions[..index].iter().enumerate() {
+        if a.kind == PLAY && t.state.turn as usize == seat && variant.plays_hidden() {
+            return Err(Error::Option(format!(
+                "--view seat: in {} plays are hidden, and {} played a card at turn {} without \
+                 seeing it, so the seat's view of the stacks is not known; --view cheat hides \
+                 the pile and keeps the hands",
+                variant.name,
+                t.names[seat],
+                i + 1
+            )));
+        }
         // The step checks the action (a clue's value among them); a clue changes no hand, so
         // the seat's cards after it are the ones it touched or left out.
         step_at(&mut t, a, i)?;
@@ -910,10 +939,11 @@ pub fn live_options(rules: &Rules) -> Result<GameOptions, Error> {
             rules.variant.name
         )));
     }
-    if rules.max_clues != 8 || rules.max_strikes != 3 {
+    if rules.max_tokens() != 8 || rules.max_strikes != 3 {
         return Err(Error::Option(format!(
             "hanab.live always has 8 clue tokens and 3 strikes, not {} and {}",
-            rules.max_clues, rules.max_strikes
+            rules.max_tokens(),
+            rules.max_strikes
         )));
     }
     let default = default_hand_size(rules.players);
@@ -980,10 +1010,23 @@ pub fn export(
 /// holds a touchable card; failing that, where a clue may touch nothing (empty clues, or a
 /// blind clue type), a clue of such a type to the next seat. `None` when no clue is legal.
 pub fn clue_for(rules: &Rules, state: &State, mover: u8) -> Option<(u8, u8, u8)> {
+    clue_of_type(rules, state, mover, None)
+}
+
+/// [`clue_for`] among the clues of one type only: colour clues (`Some(true)`), rank clues
+/// (`Some(false)`), or either (`None`). Alternating Clues needs the type the line chose.
+pub fn clue_of_type(
+    rules: &Rules,
+    state: &State,
+    mover: u8,
+    colour: Option<bool>,
+) -> Option<(u8, u8, u8)> {
     let v = &rules.variant;
     let clues = || {
         let ranks = v.rank_clues().iter().map(|c| (RANK_CLUE as u8, c));
-        ranks.chain(v.colour_clues().iter().map(|c| (COLOUR_CLUE as u8, c)))
+        ranks
+            .chain(v.colour_clues().iter().map(|c| (COLOUR_CLUE as u8, c)))
+            .filter(move |&(kind, _)| colour.is_none_or(|col| col == (kind as i64 == COLOUR_CLUE)))
     };
     let touching = (1..rules.players)
         .map(|k| (mover + k) % rules.players)

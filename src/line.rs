@@ -36,7 +36,7 @@ pub fn action_card(deal: &Deal, state: &State, action: Action) -> Option<Card> {
             state.hand(state.turn as usize).get(i as usize).copied()
         }
         Action::DeckPlay => deal.pile.get(state.drawn as usize).copied(),
-        Action::Clue => None,
+        Action::Clue | Action::ColourClue | Action::RankClue => None,
     }
 }
 
@@ -63,6 +63,8 @@ pub fn describe(
         let misplay = matches!(a, Action::Play(_) | Action::DeckPlay) && next.strikes > s.strikes;
         let (action, text) = match a {
             Action::Clue => ("clue", format!("{player} clues: stall")),
+            Action::ColourClue => ("clue", format!("{player} gives a colour clue: stall")),
+            Action::RankClue => ("clue", format!("{player} gives a rank clue: stall")),
             Action::Discard(_) => (
                 "discard",
                 format!("{player} discards {}", name.clone().unwrap_or_default()),

@@ -16,9 +16,28 @@ pub enum Action {
     Discard(u8),
     /// Any clue: with every card known, which clue it is does not change the game.
     Clue,
+    /// A colour clue, where the type matters (Alternating Clues: the next clue must be a rank).
+    ColourClue,
+    /// A rank clue, where the type matters (Alternating Clues).
+    RankClue,
     /// Play the last card of the pile blind (the deck-plays option).
     DeckPlay,
 }
+
+impl Action {
+    /// Whether the action is a clue of any kind.
+    #[inline]
+    pub const fn is_clue(self) -> bool {
+        matches!(self, Action::Clue | Action::ColourClue | Action::RankClue)
+    }
+}
+
+/// [`State::last_clue`] before any clue of a typed kind was given.
+pub const NO_CLUE_YET: u8 = 0;
+/// [`State::last_clue`] after a colour clue.
+pub const LAST_COLOUR: u8 = 1;
+/// [`State::last_clue`] after a rank clue.
+pub const LAST_RANK: u8 = 2;
 
 /// Whether the game goes on and, if not, how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,8 +193,11 @@ pub struct State {
     pub stacks: [u8; MAX_SUITS],
     /// Copies of each card kind discarded or misplayed, two bits per kind.
     lost: u64,
-    /// Clue tokens available.
+    /// Clue tokens available, in the variant's units ([`crate::game::tokens::TokenRules`]).
     pub clues: u8,
+    /// The type of the last clue given ([`NO_CLUE_YET`], [`LAST_COLOUR`], [`LAST_RANK`]); kept
+    /// only in Alternating Clues, where it decides which clue type is legal next.
+    pub last_clue: u8,
     pub strikes: u8,
     /// Cards taken from the pile so far.
     pub drawn: u8,
@@ -197,6 +219,7 @@ impl State {
             stacks: [0; MAX_SUITS],
             lost: 0,
             clues: 0,
+            last_clue: NO_CLUE_YET,
             strikes: 0,
             drawn: 0,
             turn: 0,
@@ -285,13 +308,17 @@ impl State {
     }
 
     /// Whether a clue could be given by the player to move: a token, and a clue that touches
-    /// a card of another player (any clue at all with empty clues or a blind clue type).
+    /// a card of another player (any clue at all with empty clues or a blind clue type). In
+    /// Alternating Clues, a clue of the type allowed next ([`State::can_clue_type`]).
     #[inline]
     pub fn can_clue(&self, rules: &Rules) -> bool {
-        if self.clues == 0 {
+        if self.clues < rules.tokens().clue_cost {
             return false;
         }
         let v = &rules.variant;
+        if rules.tokens().alternating {
+            return self.can_clue_type(rules, true) || self.can_clue_type(rules, false);
+        }
         if rules.empty_clues || v.has_blind_clue() {
             return true;
         }
@@ -304,9 +331,49 @@ impl State {
             .any(|p| self.hand(p).iter().any(|&c| v.touchable(c)))
     }
 
+    /// Whether a clue of one type (`colour`, else rank) could be given by the player to move:
+    /// a token, the type allowed after the last clue (Alternating Clues), and a clue of that
+    /// type that touches a card of another player (or empty clues, or a blind type).
+    pub fn can_clue_type(&self, rules: &Rules, colour: bool) -> bool {
+        let repeated = if colour { LAST_COLOUR } else { LAST_RANK };
+        if self.clues < rules.tokens().clue_cost
+            || (rules.tokens().alternating && self.last_clue == repeated)
+        {
+            return false;
+        }
+        (0..rules.players as usize)
+            .filter(|&p| p != self.turn as usize)
+            .any(|p| {
+                // An empty hand takes only a clue that may touch nothing.
+                let held = self.hand(p).iter().fold(0, |set, c| set | c.kind_bit());
+                rules
+                    .variant
+                    .type_can_touch(colour, held, rules.empty_clues)
+            })
+    }
+
+    /// The clue moves of the player to move: [`Action::Clue`] if a clue can be given, or in
+    /// Alternating Clues, one move for each type that can be given.
+    #[inline]
+    pub fn clue_actions(&self, rules: &Rules) -> SmallVec<[Action; 2]> {
+        let mut out = SmallVec::new();
+        if rules.tokens().alternating {
+            for (colour, action) in [(true, Action::ColourClue), (false, Action::RankClue)] {
+                if self.can_clue_type(rules, colour) {
+                    out.push(action);
+                }
+            }
+        } else if self.can_clue(rules) {
+            out.push(Action::Clue);
+        }
+        out
+    }
+
+    /// Whether the player to move may discard: below the maximum of tokens, or always where
+    /// the variant allows discarding at the maximum (Orange).
     #[inline]
     pub fn can_discard(&self, rules: &Rules) -> bool {
-        self.clues < rules.max_clues
+        self.clues < rules.max_clues || rules.tokens().discard_at_max
     }
 
     #[inline]
@@ -329,9 +396,7 @@ impl State {
                 out.push(Action::Discard(i));
             }
         }
-        if self.can_clue(&deal.rules) {
-            out.push(Action::Clue);
-        }
+        out.extend(self.clue_actions(&deal.rules));
         if self.can_deck_play(deal) {
             out.push(Action::DeckPlay);
         }
@@ -355,7 +420,34 @@ impl State {
                     rules.max_clues
                 ))
             }
-            Action::Clue if self.clues == 0 => return Err("no clue token is available".into()),
+            a if a.is_clue() && self.clues < rules.tokens().clue_cost => {
+                return Err(if rules.tokens().scale == 1 {
+                    "no clue token is available".into()
+                } else {
+                    format!(
+                        "a clue costs a whole token and only {} is available",
+                        rules.tokens().text(self.clues)
+                    )
+                })
+            }
+            Action::ColourClue | Action::RankClue if !rules.tokens().alternating => {
+                return Err("clue types matter only in Alternating Clues".into())
+            }
+            Action::Clue if rules.tokens().alternating => {
+                return Err("in Alternating Clues a clue must say its type".into())
+            }
+            Action::ColourClue | Action::RankClue
+                if !self.can_clue_type(rules, action == Action::ColourClue) =>
+            {
+                let colour = action == Action::ColourClue;
+                let repeated = if colour { LAST_COLOUR } else { LAST_RANK };
+                let kind = if colour { "colour" } else { "rank" };
+                return Err(if self.last_clue == repeated {
+                    format!("the last clue was a {kind} clue, and clue types must alternate")
+                } else {
+                    format!("no {kind} clue touches a card of another player")
+                });
+            }
             Action::Clue if !self.can_clue(rules) => {
                 return Err(if rules.variant.every_card_clueable() {
                     "no other player holds a card to clue (empty clues are off)".into()
@@ -385,11 +477,20 @@ impl State {
         let p = s.turn as usize;
         let was_final = s.final_turns != NOT_FINAL;
         let had_pile = (s.drawn as usize) < deal.pile.len();
+        let tokens = rules.tokens();
         match action {
-            Action::Clue => s.clues -= 1,
+            Action::Clue => s.clues -= tokens.clue_cost,
+            Action::ColourClue => {
+                s.clues -= tokens.clue_cost;
+                s.last_clue = LAST_COLOUR;
+            }
+            Action::RankClue => {
+                s.clues -= tokens.clue_cost;
+                s.last_clue = LAST_RANK;
+            }
             Action::Discard(i) => {
                 let card = s.take(p, i as usize);
-                s.clues += 1;
+                s.clues = (s.clues + tokens.discard_gain).min(rules.max_clues);
                 s.lose(rules, card);
                 s.draw(deal, p);
             }
@@ -515,8 +616,8 @@ impl State {
         let order = rules.variant.play_order();
         if order.is_playable(self.stacks[s], card) {
             self.stacks[s] += 1;
-            if order.completes(card) && self.clues < rules.max_clues {
-                self.clues += 1;
+            if order.completes(card) {
+                self.clues = (self.clues + rules.tokens().stack_gain).min(rules.max_clues);
             }
         } else {
             self.strikes += 1;

@@ -32,13 +32,10 @@ fn malformed_seed_names() {
 fn unknown_variants() {
     let message = fails(&["solve", "p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
-    // Orange Reversed: reversed suits are played, the Orange family is not yet.
-    let message = fails(&["solve", "p2v2366s1"]);
+    // Sudoku (5 Suits): a play-rule family not played yet.
+    let message = fails(&["solve", "p2v2072s1"]);
     assert!(message.contains("does not play"), "{message}");
-    assert!(
-        message.contains("Orange (inverted) suits family"),
-        "{message}"
-    );
+    assert!(message.contains("Sudoku family"), "{message}");
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);

@@ -333,9 +333,9 @@ fn variants_of_the_site_not_played_yet_say_so() {
         "--players",
         "2",
         "--variant",
-        "orange (5 suits)",
+        "sudoku (5 suits)",
     ]);
-    assert!(err.contains("\"Orange (5 Suits)\" yet"), "{err}");
+    assert!(err.contains("\"Sudoku (5 Suits)\" yet"), "{err}");
     let err = fails(&["solve", "x", "--players", "2", "--variant", "Purple Rain"]);
     assert!(err.contains("unknown variant Purple Rain"), "{err}");
 }

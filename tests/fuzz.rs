@@ -318,7 +318,11 @@ fn check_seed(name: &str) {
                 (2..=6).contains(&players),
                 "{name:?} read as {players} players"
             );
-            let body = name.strip_prefix("legacy-x-").unwrap_or(name);
+            // A legacy- name's game name follows the next dash (`legacy-10-p2v0s1`).
+            let body = name
+                .strip_prefix("legacy-")
+                .and_then(|rest| rest.split_once('-'))
+                .map_or(name, |(_, body)| body);
             let head = format!("p{players}v{id}s");
             assert!(
                 body.starts_with(&head) && body.len() > head.len(),

@@ -807,6 +807,8 @@ fn legal_by_the_rules(deal: &Deal, s: &State, a: Action) -> bool {
         Action::Discard(i) => i < n && s.clues < r.max_clues,
         Action::Clue => s.clues > 0 && (r.empty_clues || others),
         Action::DeckPlay => r.deck_plays && pile_left == 1,
+        // Typed clues exist only in Alternating Clues.
+        Action::ColourClue | Action::RankClue => false,
     }
 }
 
@@ -850,6 +852,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
     let mut lost = None;
     match a {
         Action::Clue => expect_clues -= 1,
+        Action::ColourClue | Action::RankClue => panic!("a typed clue outside Alternating Clues"),
         Action::Discard(i) => {
             let c = hand.remove(i as usize);
             expect_clues += 1;

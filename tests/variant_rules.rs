@@ -44,7 +44,13 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 }
 
 /// The play-rule families the solver models (their variants are played).
-const MODELLED: &[RuleFamily] = &[RuleFamily::ReversedSuits];
+const MODELLED: &[RuleFamily] = &[
+    RuleFamily::ReversedSuits,
+    RuleFamily::InvertedSuits,
+    RuleFamily::ThrowItInAHole,
+    RuleFamily::ClueStarved,
+    RuleFamily::AlternatingClues,
+];
 
 /// Every catalogue variant the solver plays, with its `Variant`. A variant is playable exactly
 /// when every play-rule family it belongs to is modelled; the others are refused as not played
@@ -98,8 +104,10 @@ fn has_blind_clue_type(f: &VariantFacts) -> bool {
         || (f.flags.rank_clues_touch_nothing && !f.clue_ranks.is_empty())
 }
 
-/// The rule of HANABLIVE.md: a clue costs a token and must touch a card of another player,
-/// unless empty clues are allowed or the variant has a blind clue type.
+/// The rule of HANABLIVE.md: a clue costs a token (two half tokens in Clue Starved, where
+/// `clues` counts halves) and must touch a card of another player, unless empty clues are
+/// allowed or the variant has a blind clue type. (In Alternating Clues the first clue may be of
+/// either type, as in these positions.)
 fn clue_is_legal(
     f: &VariantFacts,
     hands: &[Vec<SiteCard>],
@@ -107,7 +115,8 @@ fn clue_is_legal(
     clues: u8,
     empty_clues: bool,
 ) -> bool {
-    if clues == 0 {
+    let cost = if f.flags.clue_starved { 2 } else { 1 };
+    if clues < cost {
         return false;
     }
     if empty_clues || has_blind_clue_type(f) {
@@ -178,10 +187,19 @@ fn check_position(f: &VariantFacts, variant: &Variant, pos: &Position, pile: &[S
         )
     };
     assert_eq!(state.can_clue(&rules), want, "can_clue in {}", what());
-    let listed = state.legal_actions(&deal).contains(&Action::Clue);
+    // Alternating Clues has a move per clue type.
+    let clue_moves = if variant.tokens().alternating {
+        vec![Action::ColourClue, Action::RankClue]
+    } else {
+        vec![Action::Clue]
+    };
+    let listed = state
+        .legal_actions(&deal)
+        .iter()
+        .any(|a| clue_moves.contains(a));
     assert_eq!(listed, want, "Clue in legal_actions in {}", what());
     assert_eq!(
-        state.apply(&deal, Action::Clue).is_ok(),
+        clue_moves.iter().any(|&a| state.apply(&deal, a).is_ok()),
         want,
         "apply(Clue) in {}",
         what()
@@ -520,7 +538,7 @@ fn touch_sets_match_the_sites_table() {
     eprintln!(
         "{checked} sampled variants checked ({cards} cards), {refused} of a play-rule family"
     );
-    assert!(checked >= 100 && refused >= 20, "{checked} {refused}");
+    assert!(checked >= 150 && refused >= 1, "{checked} {refused}");
 }
 
 /// Every catalogue variant of the standard play rules builds by id with the catalogue's deck,
@@ -559,7 +577,13 @@ fn every_playable_variant_deck_is_the_catalogues() {
     }
     eprintln!("{played} variants played, {refused} refused");
     assert_eq!(played + refused, Catalogue::builtin().variants().len());
-    assert!(played >= 1800 && refused >= 400, "{played} {refused}");
+    // Up or Down and Sudoku are the families not played yet.
+    let not_played = Catalogue::builtin()
+        .variants()
+        .iter()
+        .filter(|f| f.flags.up_or_down || f.flags.sudoku)
+        .count();
+    assert_eq!(refused, not_played, "{played} {refused}");
 }
 
 /// Runs `deal SEED --json` for each seed, on two threads, and returns the parsed outputs.

@@ -12,7 +12,7 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::error::Error;
 use hanabi_solver::game::card::Card;
-use hanabi_solver::game::rules::{score_words, DEFAULT_NAMES};
+use hanabi_solver::game::rules::{score_words, Rules, DEFAULT_NAMES};
 use hanabi_solver::hanablive::{self, GameExport};
 use hanabi_solver::hidden::{exact, sample_until, ExactConfig};
 use hanabi_solver::line::describe;
@@ -401,12 +401,16 @@ fn position_words(p: &Problem) -> Vec<String> {
         String::new()
     };
     let count = |n: u8, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let tokens_words = |rules: &Rules, units: u8| {
+        let text = rules.tokens().text(units);
+        format!("{text} clue{}", if text == "1" { "" } else { "s" })
+    };
     out.push(format!(
         "Position: {} to move; fireworks {} (score {}); {}, {}; {} in the deck{round}",
         p.names[s.turn as usize],
         stacks.join(" "),
         s.score(rules),
-        count(s.clues, "clue"),
+        tokens_words(rules, s.clues),
         count(s.strikes, "strike"),
         count(left, "card"),
     ));
@@ -528,7 +532,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                 "pile": cards(&deal.pile[s.drawn as usize..]),
                 "stacks": s.stacks[..v.suits.len()].to_vec(),
                 "score": s.score(rules),
-                "clues": s.clues,
+                "clues": tokens_json(rules, s.clues),
                 "strikes": s.strikes,
                 "final_turns": (s.final_turns != NOT_FINAL).then_some(s.final_turns),
             });
@@ -542,7 +546,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         rules.players,
         v.name,
         rules.hand_size,
-        rules.max_clues,
+        rules.max_tokens(),
         rules.max_strikes,
         if rules.endless { ", endless" } else { "" }
     );
@@ -919,4 +923,13 @@ fn run_samples(
         );
     }
     Ok(())
+}
+
+/// Clue tokens for JSON: a whole number, or a number with a half in Clue Starved.
+fn tokens_json(rules: &Rules, units: u8) -> serde_json::Value {
+    if units.is_multiple_of(rules.tokens().scale) {
+        serde_json::json!(units / rules.tokens().scale)
+    } else {
+        serde_json::json!(f64::from(units) / f64::from(rules.tokens().scale))
+    }
 }

@@ -2,6 +2,7 @@
 //! that change legality. Built only through [`Rules::new`], which refuses impossible values.
 
 use crate::error::Error;
+use crate::game::tokens::TokenRules;
 use crate::game::variant::Variant;
 
 /// Most players a game may have.
@@ -26,7 +27,8 @@ pub struct Rules {
     pub variant: Variant,
     pub players: u8,
     pub hand_size: u8,
-    /// Clue tokens when all are available (8 by default).
+    /// Clue tokens when all are available (8 by default), in the variant's units (see
+    /// [`TokenRules`]: 16 half tokens in Clue Starved).
     pub max_clues: u8,
     /// Strikes that end the game (3 by default).
     pub max_strikes: u8,
@@ -74,12 +76,13 @@ impl Rules {
                 variant.deck_size()
             )));
         }
-        let max_clues = options.clues.unwrap_or(8);
-        if !(1..=15).contains(&max_clues) {
+        let tokens = options.clues.unwrap_or(8);
+        if !(1..=15).contains(&tokens) {
             return Err(Error::Option(format!(
-                "clue tokens must be 1 to 15, not {max_clues}"
+                "clue tokens must be 1 to 15, not {tokens}"
             )));
         }
+        let max_clues = tokens * variant.tokens().scale;
         let max_strikes = options.strikes.unwrap_or(3);
         if !(1..=7).contains(&max_strikes) {
             return Err(Error::Option(format!(
@@ -102,12 +105,23 @@ impl Rules {
     pub fn options(&self) -> Options {
         Options {
             hand_size: Some(self.hand_size),
-            clues: Some(self.max_clues),
+            clues: Some(self.max_clues / self.tokens().scale),
             strikes: Some(self.max_strikes),
             empty_clues: self.empty_clues,
             deck_plays: self.deck_plays,
             endless: self.endless,
         }
+    }
+
+    /// The variant's clue-token economy.
+    #[inline]
+    pub fn tokens(&self) -> TokenRules {
+        self.variant.tokens()
+    }
+
+    /// The number of tokens at the maximum, as the options give it (8 by default).
+    pub fn max_tokens(&self) -> u8 {
+        self.max_clues / self.tokens().scale
     }
 
     pub fn perfect_score(&self) -> u8 {

@@ -9,6 +9,7 @@ use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS};
 use crate::game::catalogue::{Catalogue, RuleFamily, VariantFacts};
 use crate::game::play::PlayOrder;
+use crate::game::tokens::TokenRules;
 
 /// How one suit is named and dealt. What clues touch it is in the variant's clue table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +95,18 @@ pub struct Variant {
     /// player holds a card (the state's fast path).
     every_card_clueable: bool,
     reveals: ClueReveals,
+    /// Kinds that some colour clue touches, and some rank clue (for Alternating Clues, where
+    /// only one type may be legal).
+    clueable_by_type: [KindSet; 2],
+    /// The clue-token economy (Clue Starved, Throw It in a Hole, Orange, Alternating Clues).
+    tokens: TokenRules,
+    /// Kinds whose dead cards are interchangeable with any other such dead card: holding one
+    /// makes its holder a target of every clue type that any dead card could make it (see
+    /// [`Variant::dead_cards_merge`]).
+    trash_merges: KindSet,
+    /// Plays and misplays are hidden from the players (Throw It in a Hole): a player does not
+    /// learn what its own played cards were, so a seat's view of the stacks is not exact.
+    plays_hidden: bool,
 }
 
 impl Variant {
@@ -166,9 +179,13 @@ impl Variant {
     /// family it does not model (every family but reversed suits, for now). Facts with a shorter stack (ranks 1..stack size, as tests build small decks) give
     /// a shorter deck.
     pub fn from_facts(facts: &VariantFacts) -> Result<Variant, Error> {
-        // Reversed suits only change the play order, which the model follows.
+        // Reversed suits only change the play order, and the token families only the token
+        // economy ([`TokenRules`]): the model follows both.
         let families = facts.rule_families();
-        if let Some(family) = families.iter().find(|&&f| f != RuleFamily::ReversedSuits) {
+        if let Some(family) = families
+            .iter()
+            .find(|&&f| matches!(f, RuleFamily::UpOrDown | RuleFamily::Sudoku))
+        {
             return Err(Error::NotPlayedYet {
                 id: facts.id,
                 name: facts.name.clone(),
@@ -249,7 +266,7 @@ impl Variant {
                 one_each: s.one_of_each,
             })
             .collect();
-        Ok(Variant::assemble(
+        let mut variant = Variant::assemble(
             facts.name.clone(),
             Some(facts.id),
             suits,
@@ -265,7 +282,10 @@ impl Variant {
             } else {
                 ClueReveals::Value
             },
-        ))
+        );
+        variant.set_tokens(TokenRules::from_facts(facts));
+        variant.plays_hidden = facts.flags.throw_it_in_a_hole;
+        Ok(variant)
     }
 
     /// Fills in the derived clue sets.
@@ -281,10 +301,9 @@ impl Variant {
         blind_clue: bool,
         reveals: ClueReveals,
     ) -> Variant {
-        let clueable = colour_clues
-            .iter()
-            .chain(&rank_clues)
-            .fold(0, |set, c| set | c.touches);
+        let touched = |clues: &[Clue]| clues.iter().fold(0, |set, c| set | c.touches);
+        let clueable_by_type = [touched(&colour_clues), touched(&rank_clues)];
+        let clueable = clueable_by_type[0] | clueable_by_type[1];
         let mut variant = Variant {
             name,
             id,
@@ -298,9 +317,40 @@ impl Variant {
             clueable,
             every_card_clueable: false,
             reveals,
+            clueable_by_type,
+            tokens: TokenRules::STANDARD,
+            trash_merges: 0,
+            plays_hidden: false,
         };
         variant.every_card_clueable = blind_clue || variant.kinds() & !clueable == 0;
+        variant.set_tokens(TokenRules::STANDARD);
         variant
+    }
+
+    /// Sets the clue-token economy, and with it which dead cards are interchangeable: where
+    /// clue types alternate, a dead card touched only by colour clues and one touched only by
+    /// rank clues make their holder the target of different clues, so only the cards every
+    /// clue type can reach (or that a blind type reaches anyway) share one code.
+    fn set_tokens(&mut self, tokens: TokenRules) {
+        self.tokens = tokens;
+        self.trash_merges = if tokens.alternating {
+            let mut set = self.kinds();
+            for (t, colour) in [(0, true), (1, false)] {
+                let exists = if colour {
+                    !self.colour_clues.is_empty()
+                } else {
+                    !self.rank_clues.is_empty()
+                };
+                if exists && !self.clue_type_is_blind(colour) {
+                    set &= self.clueable_by_type[t];
+                }
+            }
+            set
+        } else if self.every_card_clueable {
+            self.kinds()
+        } else {
+            self.clueable
+        };
     }
 
     /// A research deck as in DeepMind's Hanabi Learning Environment: `suits` ordinary suits
@@ -486,6 +536,28 @@ impl Variant {
         self.blind_clue
     }
 
+    /// The clue-token economy.
+    #[inline]
+    pub fn tokens(&self) -> TokenRules {
+        self.tokens
+    }
+
+    /// Whether a clue of this type (`colour`, else rank) could be given to a player holding
+    /// the cards `held`: the type exists and is blind, or some clue of it touches one of them.
+    /// With `empty_clues`, any clue of an existing type may be given.
+    #[inline]
+    pub fn type_can_touch(&self, colour: bool, held: KindSet, empty_clues: bool) -> bool {
+        let clues = if colour {
+            &self.colour_clues
+        } else {
+            &self.rank_clues
+        };
+        !clues.is_empty()
+            && (empty_clues
+                || self.clue_type_is_blind(colour)
+                || held & self.clueable_by_type[usize::from(!colour)] != 0)
+    }
+
     /// Kinds of card that some clue touches; a clue is legal only if another player holds one
     /// (unless empty clues are allowed or a clue type is blind).
     #[inline]
@@ -498,6 +570,22 @@ impl Variant {
     #[inline]
     pub fn touchable(&self, card: Card) -> bool {
         self.every_card_clueable || card.kind_bit() & self.clueable != 0
+    }
+
+    /// Whether plays are hidden from the players (Throw It in a Hole). With every card known it
+    /// changes nothing; a seat's own view lacks the cards it played itself.
+    #[inline]
+    pub fn plays_hidden(&self) -> bool {
+        self.plays_hidden
+    }
+
+    /// Whether a dead `card` is interchangeable with every other dead card this answers true
+    /// for, so the table key and the move list may write them all as one "trash" code. A dead
+    /// card no clue touches (Null) is not: holding only such cards leaves no clue to give; in
+    /// Alternating Clues neither is one that only one clue type touches.
+    #[inline]
+    pub fn dead_cards_merge(&self, card: Card) -> bool {
+        card.kind_bit() & self.trash_merges != 0
     }
 
     /// Every card of the deck can be touched by some clue (or clues are blind): holding any card

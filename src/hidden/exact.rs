@@ -283,6 +283,8 @@ impl Walker<'_> {
                 Action::Discard(i) => (1, card_code(rules, state, hand[i as usize])),
                 Action::Clue => (2, 0),
                 Action::DeckPlay => (3, 0),
+                Action::ColourClue => (4, 0),
+                Action::RankClue => (5, 0),
             };
             if moves.iter().any(|m| m.1 == tag) {
                 continue;
@@ -334,7 +336,7 @@ impl Walker<'_> {
         u: usize,
     ) -> Result<(u128, u128), Stopped> {
         let at = state.drawn as usize;
-        let draws = !matches!(action, Action::Clue) && at < self.deal.pile.len();
+        let draws = !action.is_clue() && at < self.deal.pile.len();
         if !(draws && self.shared.hidden_at[at]) {
             let child = state.apply_unchecked(&self.deal, action);
             return self.value(&child, counts, u);

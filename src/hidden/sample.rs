@@ -156,6 +156,8 @@ pub(crate) fn action_name(position: &Position, action: Action) -> (String, Optio
         Action::Play(i) => (named("play", i), Some(i + 1)),
         Action::Discard(i) => (named("discard", i), Some(i + 1)),
         Action::Clue => ("clue".to_string(), None),
+        Action::ColourClue => ("colour clue".to_string(), None),
+        Action::RankClue => ("rank clue".to_string(), None),
         Action::DeckPlay => ("deck play".to_string(), None),
     }
 }

@@ -22,7 +22,7 @@ use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KINDS};
 use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::game::variant::Variant;
-use crate::state::{Deal, State, NOT_FINAL};
+use crate::state::{Deal, State, LAST_COLOUR, LAST_RANK, NOT_FINAL, NO_CLUE_YET};
 
 pub use text::{parse, to_text};
 
@@ -36,10 +36,14 @@ pub struct PositionFile {
     /// One name per seat, seat 0 first.
     pub names: Vec<String>,
     pub hand_size: Option<u8>,
-    /// Clue tokens available now.
+    /// Clue tokens available now, in the variant's units (half tokens in Clue Starved, see
+    /// [`crate::game::tokens::TokenRules`]).
     pub clues: u8,
-    /// Clue tokens when all are available (8 when `None`).
+    /// Clue tokens when all are available (8 when `None`), in whole tokens.
     pub max_clues: Option<u8>,
+    /// In Alternating Clues, the type of the last clue given (`Some(true)` colour, `Some(false)`
+    /// rank); `None` before any clue.
+    pub last_clue: Option<bool>,
     /// Strikes taken so far.
     pub strikes: u8,
     /// Strikes that end the game (3 when `None`).
@@ -72,6 +76,7 @@ pub struct Lines {
     pub hand_size: usize,
     pub clues: usize,
     pub max_clues: usize,
+    pub last_clue: usize,
     pub strikes: usize,
     pub max_strikes: usize,
     pub stacks: usize,
@@ -191,7 +196,10 @@ pub struct Position {
     /// Height of each firework, in suit order.
     pub stacks: Vec<u8>,
     pub discards: Vec<Card>,
+    /// Clue tokens available, in the variant's units.
     pub clues: u8,
+    /// The last clue's type in Alternating Clues (see [`PositionFile::last_clue`]).
+    pub last_clue: Option<bool>,
     pub strikes: u8,
     pub turn: u8,
     /// Turns left in the final round, or [`NOT_FINAL`].
@@ -291,7 +299,8 @@ impl Position {
         let hand_size = file
             .hand_size
             .unwrap_or_else(|| default_hand_size(players as u8));
-        let max_clues = file.max_clues.unwrap_or(8);
+        let tokens = v.tokens();
+        let max_clues = file.max_clues.unwrap_or(8) * tokens.scale;
         let max_strikes = file.max_strikes.unwrap_or(3);
 
         // Tokens, strikes, fireworks, hands, turn.
@@ -299,8 +308,9 @@ impl Position {
             faults.push(fault(
                 l.clues,
                 format!(
-                    "clues: {} tokens but there are only {max_clues}",
-                    file.clues
+                    "clues: {} tokens but there are only {}",
+                    tokens.text(file.clues),
+                    tokens.text(max_clues)
                 ),
             ));
         }
@@ -494,8 +504,23 @@ impl Position {
                         .iter()
                         .any(|c| c.is_none_or(|c| v.touchable(c)))
             });
+            // A clue type allowed now (Alternating Clues) that could touch another hand.
+            let type_fits = |colour: bool| {
+                file.last_clue != Some(colour)
+                    && (0..players).any(|p| {
+                        let held = file.hands[p]
+                            .iter()
+                            .fold(0, |set, c| set | c.map_or(ALL_KINDS, |c| c.kind_bit()));
+                        p != t && v.type_can_touch(colour, held, file.empty_clues)
+                    })
+            };
+            let clue_fits = if tokens.alternating {
+                type_fits(true) || type_fits(false)
+            } else {
+                file.empty_clues || v.has_blind_clue() || others_hold
+            };
             let can_act = !file.hands[t].is_empty()
-                || (file.clues > 0 && (file.empty_clues || v.has_blind_clue() || others_hold))
+                || (file.clues >= tokens.clue_cost && clue_fits)
                 || (file.deck_plays && file.deck.len() == 1);
             if !can_act {
                 faults.push(fault(
@@ -519,6 +544,7 @@ impl Position {
             stacks: file.stacks.clone(),
             discards: file.discards.clone(),
             clues: file.clues,
+            last_clue: file.last_clue,
             strikes: file.strikes,
             turn: file.turn,
             final_turns,
@@ -633,6 +659,11 @@ impl Position {
             state.add_lost(c, 1);
         }
         state.clues = self.clues;
+        state.last_clue = match self.last_clue {
+            None => NO_CLUE_YET,
+            Some(true) => LAST_COLOUR,
+            Some(false) => LAST_RANK,
+        };
         state.strikes = self.strikes;
         state.turn = self.turn;
         state.final_turns = self.final_turns;
@@ -722,7 +753,12 @@ impl PositionFile {
             hand_size: (rules.hand_size != default_hand_size(rules.players))
                 .then_some(rules.hand_size),
             clues: state.clues,
-            max_clues: (rules.max_clues != 8).then_some(rules.max_clues),
+            max_clues: (rules.max_tokens() != 8).then_some(rules.max_tokens()),
+            last_clue: match state.last_clue {
+                LAST_COLOUR => Some(true),
+                LAST_RANK => Some(false),
+                _ => None,
+            },
             strikes: state.strikes,
             max_strikes: (rules.max_strikes != 3).then_some(rules.max_strikes),
             stacks: state.stacks[..v.suits.len()].to_vec(),

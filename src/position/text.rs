@@ -5,7 +5,8 @@
 //! variant: no-variant        # or: suits: 3 and ranks: 3 for a research deck
 //! players: Alice Bob         # names in seat order, or a count (Alice, Bob, Cathy, ...)
 //! hand-size: 2               # optional; default from the player count
-//! clues: 1                   # tokens available now; max-clues: 8 optional
+//! clues: 1                   # tokens available now (3.5 in Clue Starved); max-clues: 8 optional
+//! last-clue: colour           # Alternating Clues only: the type of the last clue (or rank)
 //! strikes: 0                 # taken so far; max-strikes: 3 optional
 //! stacks: r2 y0 g1 b0 p0     # height of every suit's firework
 //! discards: r1 y1            # cards discarded or misplayed so far (may be empty)
@@ -26,6 +27,7 @@ use super::{fault, Faults, Lines, PositionFile};
 use crate::error::Error;
 use crate::game::card::Card;
 use crate::game::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
+use crate::game::tokens::TokenRules;
 use crate::game::variant::Variant;
 
 /// Every key a file may hold (`hand NAME` stands for one per player).
@@ -37,6 +39,7 @@ pub const KEYS: &[&str] = &[
     "hand-size",
     "clues",
     "max-clues",
+    "last-clue",
     "strikes",
     "max-strikes",
     "stacks",
@@ -362,9 +365,54 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
     if !p.entries.contains_key("strikes") {
         p.missing("strikes", "strikes: 0");
     }
-    let clues = p.number("clues").map(|(n, l)| {
-        lines.clues = l;
-        n
+    let economy = variant
+        .as_ref()
+        .map_or(TokenRules::STANDARD, Variant::tokens);
+    let clues = p.take("clues").and_then(|e| {
+        lines.clues = e.line;
+        let units = economy.units(&e.value);
+        if units.is_none() {
+            let halves = if economy.scale == 2 {
+                ", or one and a half like 3.5 in Clue Starved"
+            } else {
+                ""
+            };
+            p.faults.push(fault(
+                e.line,
+                format!(
+                    "clues: `{}` is not a whole number of tokens{halves}",
+                    e.value
+                ),
+            ));
+        }
+        units
+    });
+    let last_clue = p.take("last-clue").and_then(|e| {
+        lines.last_clue = e.line;
+        let value = match e.value.to_ascii_lowercase().as_str() {
+            "colour" | "color" => Some(Some(true)),
+            "rank" | "number" => Some(Some(false)),
+            "none" => Some(None),
+            _ => None,
+        };
+        match value {
+            None => {
+                p.faults.push(fault(
+                    e.line,
+                    format!("last-clue: `{}` is not colour, rank or none", e.value),
+                ));
+                None
+            }
+            Some(v) if v.is_some() && !economy.alternating => {
+                p.faults.push(fault(
+                    e.line,
+                    "last-clue: only Alternating Clues variants remember the last clue's type"
+                        .to_string(),
+                ));
+                None
+            }
+            Some(v) => v,
+        }
     });
     let max_clues = p.number("max-clues").map(|(n, l)| {
         lines.max_clues = l;
@@ -566,6 +614,7 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         hand_size,
         clues: clues.expect(none),
         max_clues,
+        last_clue,
         strikes: strikes.expect(none),
         max_strikes,
         stacks: stacks.expect(none),
@@ -609,9 +658,15 @@ pub fn to_text(file: &PositionFile) -> String {
     if let Some(h) = file.hand_size {
         out += &line("hand-size", h.to_string());
     }
-    out += &line("clues", file.clues.to_string());
+    out += &line("clues", v.tokens().text(file.clues));
     if let Some(m) = file.max_clues {
         out += &line("max-clues", m.to_string());
+    }
+    if let Some(colour) = file.last_clue {
+        out += &line(
+            "last-clue",
+            if colour { "colour" } else { "rank" }.to_string(),
+        );
     }
     out += &line("strikes", file.strikes.to_string());
     if let Some(m) = file.max_strikes {

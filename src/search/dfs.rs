@@ -116,7 +116,11 @@ impl Searcher<'_> {
                 let mut from = *state;
                 from.turn = seat;
                 // No tokens for card actions (discards are legal); one for a pass.
-                from.clues = (action == Action::Clue) as u8;
+                from.clues = if action == Action::Clue {
+                    rules.tokens().clue_cost
+                } else {
+                    0
+                };
                 let mut child = from.apply_unchecked(self.deal, action);
                 relax(&mut child, self.pool);
                 child
@@ -249,10 +253,12 @@ pub fn pool_applies(deal: &Deal, state: &State) -> bool {
             .all(|p| state.hand(p).len() >= deal.rules.players as usize)
 }
 
-/// Brings a position into the relaxed game's canonical form: no tokens counted, and before the
-/// final round, seat 0 to move (any seat may act).
+/// Brings a position into the relaxed game's canonical form: no tokens counted (nor the last
+/// clue's type), and before the final round, seat 0 to move (any seat may act).
 fn relax(s: &mut State, pool: bool) {
     s.clues = 0;
+    // Any clue type may follow: a pass is a pass.
+    s.last_clue = crate::state::NO_CLUE_YET;
     if (pool || s.final_turns == NOT_FINAL) && !s.is_over() {
         s.turn = 0;
     }
@@ -294,7 +300,9 @@ fn relaxed_moves(
                         out.push((seat, a));
                         continue;
                     }
-                    Action::DeckPlay | Action::Clue => continue,
+                    Action::DeckPlay | Action::Clue | Action::ColourClue | Action::RankClue => {
+                        continue
+                    }
                 };
                 let card = state.hand(seat as usize)[slot as usize];
                 let code = code_toward(&deal.rules, state, card, beyond);

@@ -22,12 +22,11 @@ const EMPTY: u8 = 0;
 pub const TRASH: u8 = 1;
 
 /// The canonical code of a card in `state`: [`TRASH`] for a card that can never be played and
-/// that some clue touches, otherwise its kind plus two. (A dead card no clue touches, such as a
-/// Null card, is not interchangeable with the others: holding only such cards leaves a player
-/// no clue to be given.)
+/// that is interchangeable with the other such cards ([`crate::game::variant::Variant::dead_cards_merge`]:
+/// not a Null card, which no clue touches), otherwise its kind plus two.
 #[inline]
 pub fn card_code(rules: &Rules, state: &State, card: Card) -> u8 {
-    if state.is_trash(rules, card) && rules.variant.touchable(card) {
+    if state.is_trash(rules, card) && rules.variant.dead_cards_merge(card) {
         TRASH
     } else {
         card.kind() as u8 + 2
@@ -105,7 +104,11 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         let h = beyond.map_or(h, |g| h.min(g.cap(s)));
         bits.push(h as u64, 3);
     }
-    bits.push(state.clues as u64, 4);
+    // Up to 15 tokens in 4 bits; Clue Starved counts up to 30 half tokens.
+    bits.push(state.clues as u64, if rules.max_clues > 15 { 5 } else { 4 });
+    if rules.tokens().alternating {
+        bits.push(state.last_clue as u64, 2);
+    }
     bits.push(state.strikes as u64, 3);
     bits.push(state.drawn as u64, 6);
     bits.push(state.turn as u64, 3);
@@ -140,7 +143,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     let code = |c: Card| {
         let s = c.suit() as usize;
         if (order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s])
-            && rules.variant.touchable(c)
+            && rules.variant.dead_cards_merge(c)
         {
             TRASH
         } else {

@@ -86,8 +86,8 @@ pub fn moves_toward(
             scored.push((70 + order.place(card), Action::Play(slot)));
         }
     }
-    if state.can_clue(rules) {
-        scored.push((10, Action::Clue));
+    for clue in state.clue_actions(rules) {
+        scored.push((10, clue));
     }
     if state.can_deck_play(deal) {
         let card = deal.pile[state.drawn as usize];
