@@ -634,6 +634,7 @@ impl Tracker {
 
         let before = self.state;
         let after = before.apply(&self.deal, action)?;
+        let scale = rules.tokens().scale;
         let text = match action {
             Action::Clue | Action::ColourClue | Action::RankClue => {
                 clue_text.expect("clues have text")
@@ -646,13 +647,20 @@ impl Tracker {
                 if matches!(action, Action::Discard(_)) {
                     format!("{name} discards {card_name}")
                 } else {
-                    play_text(&name, &card_name, &before, &after, "plays")
+                    play_text(&name, &card_name, &before, &after, "plays", scale)
                 }
             }
             Action::DeckPlay => {
                 let card = self.deal.pile[before.drawn as usize];
                 let card_name = rules.variant.card_name(card);
-                play_text(&name, &card_name, &before, &after, "plays from the deck")
+                play_text(
+                    &name,
+                    &card_name,
+                    &before,
+                    &after,
+                    "plays from the deck",
+                    scale,
+                )
             }
         };
         if after.drawn > before.drawn && action != Action::DeckPlay {
@@ -713,11 +721,24 @@ impl Tracker {
     }
 }
 
-fn play_text(name: &str, card: &str, before: &State, after: &State, verb: &str) -> String {
+/// A play in words; `scale` is the variant's token units per token (2 in Clue Starved).
+fn play_text(
+    name: &str,
+    card: &str,
+    before: &State,
+    after: &State,
+    verb: &str,
+    scale: u8,
+) -> String {
     if after.strikes > before.strikes {
         format!("{name} {verb} {card}: misplay (strike {})", after.strikes)
     } else if after.clues > before.clues {
-        format!("{name} {verb} {card} (a clue token comes back)")
+        let back = if after.clues - before.clues == 1 && scale == 2 {
+            "half a clue token comes back"
+        } else {
+            "a clue token comes back"
+        };
+        format!("{name} {verb} {card} ({back})")
     } else {
         format!("{name} {verb} {card}")
     }
