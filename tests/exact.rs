@@ -8,6 +8,9 @@ mod common;
 
 use common::{fails, permutations, random_tiny_game, reference, run, Rng, TempFile};
 use hanabi_solver::game::card::Card;
+use hanabi_solver::game::catalogue::Catalogue;
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hidden::exact::orders;
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};
@@ -83,7 +86,19 @@ fn random_hidden_position(
     max_cards: usize,
     min_steps: u64,
 ) -> Option<(Position, Deal, State)> {
-    let (rules, _deck, deal, mut state) = random_tiny_game(rng, max_cards, None);
+    let (_, _, deal, state) = random_tiny_game(rng, max_cards, None);
+    hidden_position_of(rng, deal, state, min_steps)
+}
+
+/// A position `deal` reaches a few random moves after `state`, with a random subset of its draw
+/// pile hidden.
+fn hidden_position_of(
+    rng: &mut Rng,
+    deal: Deal,
+    mut state: State,
+    min_steps: u64,
+) -> Option<(Position, Deal, State)> {
+    let rules = deal.rules.clone();
     for _ in 0..rng.range(min_steps, min_steps + 5) {
         let actions = state.legal_actions(&deal);
         if actions.is_empty() {
@@ -119,7 +134,7 @@ fn after(
     memo: &mut Memo,
 ) -> (Q, Q) {
     let at = state.drawn as usize;
-    let draws = !matches!(a, Action::Clue) && at < deal.pile.len();
+    let draws = !a.is_clue() && at < deal.pile.len();
     if !(draws && hidden_at[at]) {
         let child = state.apply(deal, a).unwrap();
         return expectimax(deal, hidden_at, &child, left, memo);
@@ -206,6 +221,89 @@ fn agrees_with_a_simple_expectimax_on_random_tiny_decks() {
     assert!(
         hidden_total >= 400,
         "only {hidden_total} hidden cards in all"
+    );
+}
+
+/// A random tiny game of a token family (Throw It in a Hole, Clue Starved, Orange, Alternating
+/// Clues with Brown): the variant's first and last suits, stacks of 2 or 3.
+fn random_family_game(rng: &mut Rng) -> (Deal, State) {
+    const NAMES: [&str; 4] = [
+        "Throw It in a Hole (5 Suits)",
+        "Clue Starved (5 Suits)",
+        "Orange (5 Suits)",
+        "Alternating Clues & Brown (5 Suits)",
+    ];
+    loop {
+        let name = NAMES[rng.below(4) as usize];
+        let mut f = Catalogue::builtin().by_name(name).unwrap().clone();
+        let last = f.suits.pop().unwrap();
+        f.suits.truncate(1);
+        f.suits.push(last);
+        let named: Vec<String> = f
+            .clue_colors
+            .iter()
+            .filter(|c| f.suits.iter().any(|s| s.clue_colors.contains(c)))
+            .cloned()
+            .collect();
+        f.clue_colors = named;
+        f.stack_size = rng.range(2, 3) as u8;
+        f.clue_ranks.retain(|&r| r <= f.stack_size);
+        let variant = Variant::from_facts(&f).unwrap();
+        if variant.deck_size() > 12 {
+            continue;
+        }
+        let options = Options {
+            hand_size: Some(rng.range(1, 3) as u8),
+            clues: Some(rng.range(1, 2) as u8),
+            strikes: Some(rng.range(1, 3) as u8),
+            ..Options::default()
+        };
+        let Ok(rules) = Rules::new(variant, rng.range(2, 3) as u8, &options) else {
+            continue;
+        };
+        let mut deck = rules.variant.deck();
+        rng.shuffle(&mut deck);
+        return Deal::from_deck(rules, &deck).unwrap();
+    }
+}
+
+/// The same comparison in the families that change clue tokens: half tokens, no token for a
+/// finished stack, discards at the maximum, and clue types that alternate (the exact mode's
+/// table key and move merging must keep them apart as the state does).
+#[test]
+fn agrees_with_a_simple_expectimax_in_the_token_families() {
+    let mut rng = Rng(2027);
+    let (mut checked, mut below_one) = (0, 0);
+    while checked < 200 {
+        let (deal, state) = random_family_game(&mut rng);
+        let Some((pos, _, _)) = hidden_position_of(&mut rng, deal, state, 2) else {
+            continue;
+        };
+        let mut counts = [0u8; 30];
+        pos.unseen().iter().for_each(|c| counts[c.kind()] += 1);
+        if orders(&counts).unwrap() > 500 {
+            continue;
+        }
+        let result = exact(&pos, &ExactConfig::default()).unwrap();
+        let (deal, state) = pos.fill(&pos.unseen()).unwrap();
+        let actions = state.legal_actions(&deal);
+        assert_eq!(result.moves.len(), actions.len());
+        let mut memo = Memo::new();
+        for m in &result.moves {
+            let k = actions.iter().position(|&a| a == m.action).unwrap();
+            let (w, e) = value_of(&pos, k, &mut memo);
+            let text = position::write(&deal, &state, &pos.names);
+            assert_eq!(q(m.win_probability), w, "{} in\n{text}", m.name);
+            assert_eq!(q(m.expected_score), e, "{} in\n{text}", m.name);
+            if w.1 != 1 || e.1 != 1 {
+                below_one += 1;
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        below_one >= 20,
+        "only {below_one} moves with a value not a whole number"
     );
 }
 
