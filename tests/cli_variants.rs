@@ -91,6 +91,16 @@ fn one_variant_in_text_and_json() {
     assert_eq!(up["copies"]["0:7"], 1);
     let text = stdout(&["variants", "Up or Down (5 Suits)"]);
     assert!(text.contains("catalogue only"), "{text}");
+    // A family the solver plays says what it changes.
+    let starved = json(&["variants", "Clue Starved (6 Suits)", "--json"]);
+    assert_eq!(starved["solver_plays"], true);
+    let text = stdout(&["variants", "Clue Starved (6 Suits)"]);
+    assert!(
+        text.contains(
+            "play rules    Clue Starved: a discard or a finished stack gives half a token"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

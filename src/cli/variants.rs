@@ -461,6 +461,12 @@ fn show(cat: &Catalogue, v: &VariantFacts, json: bool) -> anyhow::Result<()> {
     let families = v.rule_families();
     if families.is_empty() {
         outln!("play rules    none: the solver's rules apply");
+    } else if solver_plays(v) {
+        let rules: Vec<String> = families
+            .into_iter()
+            .map(|f| format!("{}: {}", f.name(), f.rule()))
+            .collect();
+        outln!("play rules    {}", rules.join("; "));
     } else {
         let names: Vec<&str> = families.into_iter().map(RuleFamily::name).collect();
         outln!(

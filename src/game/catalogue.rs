@@ -229,6 +229,26 @@ impl RuleFamily {
             RuleFamily::AlternatingClues => "Alternating Clues",
         }
     }
+
+    /// What the family changes, in a few words (the `variants` command shows it).
+    pub fn rule(self) -> &'static str {
+        match self {
+            RuleFamily::UpOrDown => "stacks start at 1, 5 or START and go up or down",
+            RuleFamily::Sudoku => {
+                "each stack starts at a rank no other stack started at and wraps around"
+            }
+            RuleFamily::ReversedSuits => "a reversed suit is played 5 down to 1",
+            RuleFamily::InvertedSuits => {
+                "playing an Orange card discards it and discarding plays it; a discard is \
+                 legal with every token"
+            }
+            RuleFamily::ThrowItInAHole => "plays are hidden and a finished stack gives no token",
+            RuleFamily::ClueStarved => "a discard or a finished stack gives half a token",
+            RuleFamily::AlternatingClues => {
+                "a clue may not be of the previous clue's type (colour or rank)"
+            }
+        }
+    }
 }
 
 /// How one stack starts.
