@@ -870,19 +870,28 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
     let all = variant.kinds();
     let mut known = vec![all; t.deck.len()];
     for (i, a) in game.actions[..index].iter().enumerate() {
-        if a.kind == PLAY && t.state.turn as usize == seat && variant.plays_hidden() {
+        // The step checks the action (a clue's value among them); a clue changes no hand, so
+        // the seat's cards after it are the ones it touched or left out.
+        let mover = t.state.turn as usize;
+        let step = step_at(&mut t, a, i)?;
+        // Where plays are hidden, the seat never sees its own played cards, nor anyone's blind
+        // play from the deck: it no longer knows the stacks.
+        let unseen_play = match step.action {
+            Some(Action::Play(_)) => mover == seat,
+            Some(Action::DeckPlay) => true,
+            _ => false,
+        };
+        if unseen_play && variant.plays_hidden() {
             return Err(Error::Option(format!(
-                "--view seat: in {} plays are hidden, and {} played a card at turn {} without \
-                 seeing it, so the seat's view of the stacks is not known; --view cheat hides \
-                 the pile and keeps the hands",
+                "--view seat: in {} plays are hidden, and {} never saw the card {} played at \
+                 turn {}, so its view of the stacks is not known; --view cheat hides the pile \
+                 and keeps the hands",
                 variant.name,
                 t.names[seat],
+                t.names[mover],
                 i + 1
             )));
         }
-        // The step checks the action (a clue's value among them); a clue changes no hand, so
-        // the seat's cards after it are the ones it touched or left out.
-        step_at(&mut t, a, i)?;
         if matches!(a.kind, COLOUR_CLUE | RANK_CLUE) && a.target == seat as i64 {
             let colour = a.kind == COLOUR_CLUE;
             let value = a.value.unwrap_or(0);

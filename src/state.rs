@@ -417,7 +417,7 @@ impl State {
             Action::Discard(_) if !self.can_discard(rules) => {
                 return Err(format!(
                     "cannot discard with all {} clue tokens available",
-                    rules.max_clues
+                    rules.max_tokens()
                 ))
             }
             a if a.is_clue() && self.clues < rules.tokens().clue_cost => {

@@ -8,7 +8,6 @@ mod common;
 
 use common::{fails, permutations, random_tiny_game, reference, run, Rng, TempFile};
 use hanabi_solver::game::card::Card;
-use hanabi_solver::game::catalogue::Catalogue;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hidden::exact::orders;
@@ -235,19 +234,7 @@ fn random_family_game(rng: &mut Rng) -> (Deal, State) {
     ];
     loop {
         let name = NAMES[rng.below(4) as usize];
-        let mut f = Catalogue::builtin().by_name(name).unwrap().clone();
-        let last = f.suits.pop().unwrap();
-        f.suits.truncate(1);
-        f.suits.push(last);
-        let named: Vec<String> = f
-            .clue_colors
-            .iter()
-            .filter(|c| f.suits.iter().any(|s| s.clue_colors.contains(c)))
-            .cloned()
-            .collect();
-        f.clue_colors = named;
-        f.stack_size = rng.range(2, 3) as u8;
-        f.clue_ranks.retain(|&r| r <= f.stack_size);
+        let f = common::cut_facts(name, 2, rng.range(2, 3) as u8);
         let variant = Variant::from_facts(&f).unwrap();
         if variant.deck_size() > 12 {
             continue;

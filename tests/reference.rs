@@ -108,74 +108,7 @@ fn agrees_with_reference_with_threads() {
 /// Each pruning rule on its own, and all off: answers must not change.
 #[test]
 fn each_pruning_rule_keeps_answers() {
-    // Every rule off but the table.
-    const BARE: Tuning = Tuning {
-        bounds: BoundSet::NONE,
-        merge: false,
-        table: true,
-        relaxed: false,
-        dominance: false,
-        goals: false,
-        pool: false,
-    };
-    let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
-    let timing = BoundSet {
-        timing: true,
-        ..BoundSet::NONE
-    };
-    let variants = [
-        BARE,
-        only(BoundSet {
-            copies: true,
-            ..BoundSet::NONE
-        }),
-        only(BoundSet {
-            pace: true,
-            ..BoundSet::NONE
-        }),
-        only(timing),
-        only(BoundSet {
-            schedule: true,
-            ..timing
-        }),
-        only(BoundSet {
-            capacity: true,
-            ..timing
-        }),
-        Tuning {
-            merge: true,
-            ..BARE
-        },
-        Tuning {
-            bounds: BoundSet::ALL,
-            merge: true,
-            table: false,
-            ..BARE
-        },
-        Tuning {
-            relaxed: true,
-            ..BARE
-        },
-        Tuning {
-            dominance: true,
-            ..BARE
-        },
-        Tuning {
-            goals: true,
-            ..BARE
-        },
-        Tuning {
-            relaxed: true,
-            pool: true,
-            ..BARE
-        },
-        Tuning {
-            relaxed: true,
-            pool: true,
-            goals: true,
-            ..BARE
-        },
-    ];
+    let variants = common::pruning_switches();
     for (i, tuning) in variants.iter().enumerate() {
         let config = SolveConfig {
             tuning: *tuning,

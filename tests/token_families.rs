@@ -24,7 +24,6 @@ use hanabi_solver::game::card::Card;
 use hanabi_solver::game::catalogue::{Catalogue, VariantFacts};
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
-use hanabi_solver::search::bounds::BoundSet;
 use hanabi_solver::search::{solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffle_for_seed;
 use hanabi_solver::state::{Action, Deal, State};
@@ -366,24 +365,9 @@ fn brute(r: &Referee, memo: &mut HashMap<Vec<u8>, u32>) -> u32 {
 }
 
 /// A two- or three-suit copy of a variant with stacks of `stack` cards: its first suit, and its
-/// last (the family's own suit: Orange, Brown, White, Null, ...) when `suits` is 2, with the
-/// colour clues those suits are touched by.
+/// last (the family's own suit: Orange, Brown, White, Null, ...).
 fn tiny(name: &str, suits: usize, stack: u8) -> VariantFacts {
-    let mut f = facts(name).clone();
-    let last = f.suits.len() - 1;
-    let mut kept: Vec<_> = f.suits[..suits - 1].to_vec();
-    kept.push(f.suits[last].clone());
-    f.suits = kept;
-    let named: Vec<String> = f
-        .clue_colors
-        .iter()
-        .filter(|c| f.suits.iter().any(|s| s.clue_colors.contains(c)))
-        .cloned()
-        .collect();
-    f.clue_colors = named;
-    f.stack_size = stack;
-    f.clue_ranks.retain(|&r| r <= stack);
-    f
+    common::cut_facts(name, suits, stack)
 }
 
 fn rules_for(f: &VariantFacts, limits: Limits) -> Rules {
@@ -825,68 +809,8 @@ fn whole_decks_compare_with_six_suits() {
 /// family.
 #[test]
 fn each_pruning_rule_keeps_answers_in_every_family() {
-    const BARE: Tuning = Tuning {
-        bounds: BoundSet::NONE,
-        merge: false,
-        table: true,
-        relaxed: false,
-        dominance: false,
-        goals: false,
-        pool: false,
-    };
-    let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
-    let timing = BoundSet {
-        timing: true,
-        ..BoundSet::NONE
-    };
-    let tunings = [
-        BARE,
-        only(BoundSet {
-            copies: true,
-            ..BoundSet::NONE
-        }),
-        only(BoundSet {
-            pace: true,
-            ..BoundSet::NONE
-        }),
-        only(timing),
-        only(BoundSet {
-            schedule: true,
-            ..timing
-        }),
-        only(BoundSet {
-            capacity: true,
-            ..timing
-        }),
-        Tuning {
-            merge: true,
-            ..BARE
-        },
-        Tuning {
-            bounds: BoundSet::ALL,
-            merge: true,
-            table: false,
-            ..BARE
-        },
-        Tuning {
-            relaxed: true,
-            ..BARE
-        },
-        Tuning {
-            dominance: true,
-            ..BARE
-        },
-        Tuning {
-            goals: true,
-            ..BARE
-        },
-        Tuning {
-            relaxed: true,
-            pool: true,
-            ..BARE
-        },
-        Tuning::FULL,
-    ];
+    let mut tunings = common::pruning_switches();
+    tunings.push(Tuning::FULL);
     let mut rng = Rng(0x70_4e_77);
     for name in FAMILIES {
         for game in 0..12 {
@@ -1078,6 +1002,10 @@ fn orange_allows_a_discard_with_every_token() {
     let bad = game_file("No Variant", &deck, &discard);
     let e = fails(&["replay", bad.path()]);
     assert!(e.contains("turn 1"), "{e}");
+    // Clue Starved counts half tokens, but speaks of whole ones.
+    let bad = game_file("Clue Starved (5 Suits)", &deck, &discard);
+    let e = fails(&["replay", bad.path()]);
+    assert!(e.contains("all 8 clue tokens"), "{e}");
 }
 
 /// In Throw It in a Hole a seat does not see its own played cards, so its view is refused
@@ -1153,4 +1081,11 @@ fn positions_keep_half_tokens_and_the_last_clue_type() {
     );
     let e = fails(&["solve", bad.path()]);
     assert!(e.contains("3.5"), "{e}");
+    // An out-of-range max-clues in Clue Starved is one fault, not an overflow.
+    let bad = TempFile::with_text(
+        "max.hanabi",
+        "variant: Clue Starved (5 Suits)\nplayers: 2\nclues: 3.5\nmax-clues: 200\nstrikes: 0\nstacks: r0 y0 g0 b0 p0\ndiscards:\nhand Alice: r1 r1 r1 y1 y1\nhand Bob: g1 g1 g1 b1 b1\ndeck: p1\nturn: Alice\n",
+    );
+    let e = fails(&["solve", bad.path()]);
+    assert!(e.contains("max-clues must be 1 to 15"), "{e}");
 }

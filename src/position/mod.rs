@@ -300,7 +300,8 @@ impl Position {
             .hand_size
             .unwrap_or_else(|| default_hand_size(players as u8));
         let tokens = v.tokens();
-        let max_clues = file.max_clues.unwrap_or(8) * tokens.scale;
+        // An out-of-range max-clues is a fault above; saturating keeps this check quiet then.
+        let max_clues = file.max_clues.unwrap_or(8).saturating_mul(tokens.scale);
         let max_strikes = file.max_strikes.unwrap_or(3);
 
         // Tokens, strikes, fireworks, hands, turn.

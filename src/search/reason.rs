@@ -29,7 +29,9 @@ pub enum LossReason {
     /// hand would have done.
     Hands,
     /// Winnable with unlimited clue tokens, but not with the real ones: the players run out
-    /// of clues to stall with while they wait for the right cards.
+    /// of clues to stall with while they wait for the right cards. Where a clue can be
+    /// impossible with tokens left (a hand of Null cards; in Alternating Clues, a hand that
+    /// only the type just used touches), that counts here too.
     ClueTokens,
 }
 
@@ -57,7 +59,10 @@ impl LossReason {
                  played in time"
             }
             LossReason::Hands => "even with unlimited clues, the cards are in the wrong hands",
-            LossReason::ClueTokens => "the clue tokens run short (winnable with unlimited clues)",
+            LossReason::ClueTokens => {
+                "the clues run short: too few tokens, or no clue the rules allow (winnable if a \
+                 clue were always free)"
+            }
         }
     }
 

@@ -10,8 +10,11 @@ use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use hanabi_solver::game::card::Card;
+use hanabi_solver::game::catalogue::{Catalogue, VariantFacts};
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
+use hanabi_solver::search::bounds::BoundSet;
+use hanabi_solver::search::Tuning;
 use hanabi_solver::state::{Deal, State};
 
 /// SplitMix64: deterministic test randomness without a dependency.
@@ -249,4 +252,102 @@ pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// The search's switches to compare with the reference: every rule off but the table, each
+/// bound alone (the capacity and schedule bounds with the timing bound they refine), merging,
+/// every bound without the table, the relaxed game, the misplay rule, goals, and the pool game
+/// (alone and with goals).
+pub fn pruning_switches() -> Vec<Tuning> {
+    const BARE: Tuning = Tuning {
+        bounds: BoundSet::NONE,
+        merge: false,
+        table: true,
+        relaxed: false,
+        dominance: false,
+        goals: false,
+        pool: false,
+    };
+    let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
+    let timing = BoundSet {
+        timing: true,
+        ..BoundSet::NONE
+    };
+    vec![
+        BARE,
+        only(BoundSet {
+            copies: true,
+            ..BoundSet::NONE
+        }),
+        only(BoundSet {
+            pace: true,
+            ..BoundSet::NONE
+        }),
+        only(timing),
+        only(BoundSet {
+            schedule: true,
+            ..timing
+        }),
+        only(BoundSet {
+            capacity: true,
+            ..timing
+        }),
+        Tuning {
+            merge: true,
+            ..BARE
+        },
+        Tuning {
+            bounds: BoundSet::ALL,
+            merge: true,
+            table: false,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            ..BARE
+        },
+        Tuning {
+            dominance: true,
+            ..BARE
+        },
+        Tuning {
+            goals: true,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            pool: true,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            pool: true,
+            goals: true,
+            ..BARE
+        },
+    ]
+}
+
+/// A small copy of a catalogue variant: its first `suits - 1` suits and its last (usually the
+/// variant's special suit), stacks of `stack` cards, and the colour and rank clues those suits
+/// still have.
+pub fn cut_facts(name: &str, suits: usize, stack: u8) -> VariantFacts {
+    let mut f = Catalogue::builtin()
+        .by_name(name)
+        .unwrap_or_else(|| panic!("{name} is in the catalogue"))
+        .clone();
+    let last = f.suits.len() - 1;
+    let mut kept: Vec<_> = f.suits[..suits - 1].to_vec();
+    kept.push(f.suits[last].clone());
+    f.suits = kept;
+    let named: Vec<String> = f
+        .clue_colors
+        .iter()
+        .filter(|c| f.suits.iter().any(|s| s.clue_colors.contains(c)))
+        .cloned()
+        .collect();
+    f.clue_colors = named;
+    f.stack_size = stack;
+    f.clue_ranks.retain(|&r| r <= stack);
+    f
 }
