@@ -6,7 +6,7 @@
 //! players: Alice Bob         # names in seat order, or a count (Alice, Bob, Cathy, ...)
 //! hand-size: 2               # optional; default from the player count
 //! clues: 1                   # tokens available now (3.5 in Clue Starved); max-clues: 8 optional
-//! last-clue: colour           # Alternating Clues only: the type of the last clue (or rank)
+//! # last-clue: colour         # Alternating Clues only: the type of the last clue (or rank)
 //! strikes: 0                 # taken so far; max-strikes: 3 optional
 //! stacks: r2 y0 g1 b0 p0     # height of every suit's firework
 //! discards: r1 y1            # cards discarded or misplayed so far (may be empty)
