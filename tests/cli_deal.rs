@@ -187,3 +187,33 @@ fn json_deck_in_the_sites_card_form() {
     }
     assert_eq!(checked, 8);
 }
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A hanab.live seed link deals and solves as the seed it names.
+#[test]
+fn a_seed_link_is_its_seed() {
+    let by_name = run(&["deal", "p3v2s17", "--json"]);
+    assert!(by_name.status.success());
+    for link in [
+        "https://hanab.live/seed/p3v2s17",
+        "http://www.hanab.live/seed/p3v2s17/",
+        "hanab.live/seed/p3v2s17?x=1",
+    ] {
+        let by_link = run(&["deal", link, "--json"]);
+        assert!(by_link.status.success(), "{link}: {by_link:?}");
+        assert_eq!(by_link.stdout, by_name.stdout, "{link}");
+    }
+    let solved = |seed: &str| {
+        let out = run(&["solve", seed, "--json"]);
+        assert!(out.status.success(), "{out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["max_score"].clone(), v["line"].clone(), v["deck"].clone())
+    };
+    assert_eq!(solved("https://hanab.live/seed/p2v0s7"), solved("p2v0s7"));
+}

@@ -3,12 +3,12 @@
 use anyhow::Context;
 use clap::Args;
 use hanabi_solver::game::card::Card;
-use hanabi_solver::seed::shuffled_deck;
+use hanabi_solver::seed::{seed_from_link, shuffled_deck};
 use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct DealArgs {
-    /// Seed name, e.g. p2v0s1.
+    /// Seed name, e.g. p2v0s1, or a hanab.live seed link (https://hanab.live/seed/p2v0s1).
     pub seed: String,
     #[command(flatten)]
     pub game: super::GameArgs,
@@ -21,8 +21,9 @@ pub struct DealArgs {
 const NAMES: [&str; 6] = ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"];
 
 pub fn run(args: DealArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules_for_seed(&args.seed)?;
-    let deck = shuffled_deck(&args.seed, &rules.variant);
+    let seed = seed_from_link(&args.seed);
+    let rules = args.game.rules_for_seed(seed)?;
+    let deck = shuffled_deck(seed, &rules.variant);
     let h = rules.hand_size as usize;
     let n = rules.players as usize;
     let hands: Vec<&[Card]> = (0..n).map(|p| &deck[p * h..(p + 1) * h]).collect();
@@ -32,7 +33,7 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
 
     if args.json {
         let out = serde_json::json!({
-            "seed": args.seed,
+            "seed": seed,
             "players": rules.players,
             "variant": v.name,
             "variant_id": v.id,
@@ -51,7 +52,7 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
     }
 
     let id = v.id.map(|id| format!(" (id {id})")).unwrap_or_default();
-    let mut text = format!("seed     {}\n", args.seed);
+    let mut text = format!("seed     {seed}\n");
     text += &format!("variant  {}{id}\n", v.name);
     text += &format!(
         "players  {}, {} cards each (in the order dealt)\n",

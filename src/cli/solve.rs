@@ -19,13 +19,13 @@ use hanabi_solver::line::describe;
 use hanabi_solver::position::{self, Position};
 use hanabi_solver::search::reason::{loss_reason_until, REASON_NODES};
 use hanabi_solver::search::{deadline_after, solve, SolveConfig, Tuning};
-use hanabi_solver::seed::shuffled_deck;
+use hanabi_solver::seed::{seed_from_link, shuffled_deck};
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// A seed: a hanab.live seed name (p2v0s1 = 2 players, variant 0, seed 1) or any string
-    /// with --players. A name ending in .hanabi is a position file (see --position); one ending
+    /// A seed: a hanab.live seed name (p2v0s1 = 2 players, variant 0, seed 1), a seed link
+    /// (https://hanab.live/seed/p2v0s1), or any string with --players. A name ending in .hanabi is a position file (see --position); one ending
     /// in .json is a hanab.live game export (see --turn).
     #[arg(required_unless_present_any = ["deck", "position"])]
     pub seed: Option<String>,
@@ -327,6 +327,7 @@ fn problem(args: &SolveArgs) -> anyhow::Result<Problem> {
             ("the given deck".to_string(), rules, deck)
         }
         (Some(seed), None) => {
+            let seed = seed_from_link(seed);
             let rules = args.game.rules_for_seed(seed)?;
             let deck = shuffled_deck(seed, &rules.variant);
             (format!("seed {seed}"), rules, deck)

@@ -35,6 +35,32 @@ fn hashed_bytes(seed: &str) -> &[u8] {
     }
 }
 
+/// The seed a hanab.live seed link names: `https://hanab.live/seed/p2v0s1` (also with
+/// `http://`, `www.`, no scheme, or a trailing `/`, `?...` or `#...`) is `p2v0s1`; any other
+/// text is itself. The site's seed pages show every game played on that seed, so players copy
+/// these links; the deal is the seed's.
+///
+/// ```
+/// use hanabi_solver::seed::seed_from_link;
+/// assert_eq!(seed_from_link("https://hanab.live/seed/p2v0s1"), "p2v0s1");
+/// assert_eq!(seed_from_link("hanab.live/seed/p3v2s17/"), "p3v2s17");
+/// assert_eq!(seed_from_link("p2v0s1"), "p2v0s1");
+/// ```
+pub fn seed_from_link(text: &str) -> &str {
+    let rest = ["https://", "http://"]
+        .iter()
+        .find_map(|scheme| text.strip_prefix(scheme))
+        .unwrap_or(text);
+    let rest = rest.strip_prefix("www.").unwrap_or(rest);
+    match rest.strip_prefix("hanab.live/seed/") {
+        Some(seed) => {
+            let end = seed.find(['?', '#']).unwrap_or(seed.len());
+            seed[..end].trim_end_matches('/')
+        }
+        None => text,
+    }
+}
+
 /// Reads a hanab.live seed name.
 ///
 /// Returns `Some((players, variant_id))` for a name `p{players}v{variant id}s{suffix}` (also
