@@ -702,12 +702,7 @@ impl Tracker {
                 .ok_or_else(|| "the draw pile is empty".to_string()),
             Action::Clue | Action::ColourClue | Action::RankClue => {
                 let rules = &self.deal.rules;
-                let of_type = match action {
-                    Action::ColourClue => Some(true),
-                    Action::RankClue => Some(false),
-                    _ => None,
-                };
-                match clue_of_type(rules, &self.state, seat as u8, of_type) {
+                match clue_of_type(rules, &self.state, seat as u8, action.clue_type()) {
                     Some((target, kind, value)) => {
                         Ok(ExportAction::clue(kind as i64, target, value))
                     }

@@ -30,14 +30,18 @@ impl Action {
     pub const fn is_clue(self) -> bool {
         matches!(self, Action::Clue | Action::ColourClue | Action::RankClue)
     }
-}
 
-/// [`State::last_clue`] before any clue of a typed kind was given.
-pub const NO_CLUE_YET: u8 = 0;
-/// [`State::last_clue`] after a colour clue.
-pub const LAST_COLOUR: u8 = 1;
-/// [`State::last_clue`] after a rank clue.
-pub const LAST_RANK: u8 = 2;
+    /// The type of a typed clue: `Some(true)` for a colour clue, `Some(false)` for a rank clue,
+    /// `None` for any other action (an untyped [`Action::Clue`] included).
+    #[inline]
+    pub const fn clue_type(self) -> Option<bool> {
+        match self {
+            Action::ColourClue => Some(true),
+            Action::RankClue => Some(false),
+            _ => None,
+        }
+    }
+}
 
 /// Whether the game goes on and, if not, how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -195,9 +199,9 @@ pub struct State {
     lost: u64,
     /// Clue tokens available, in the variant's units ([`crate::game::tokens::TokenRules`]).
     pub clues: u8,
-    /// The type of the last clue given ([`NO_CLUE_YET`], [`LAST_COLOUR`], [`LAST_RANK`]); kept
-    /// only in Alternating Clues, where it decides which clue type is legal next.
-    pub last_clue: u8,
+    /// The type of the last clue given (`Some(true)` colour, `Some(false)` rank, `None` before
+    /// any); kept only in Alternating Clues, where it decides which clue type is legal next.
+    pub last_clue: Option<bool>,
     pub strikes: u8,
     /// Cards taken from the pile so far.
     pub drawn: u8,
@@ -219,7 +223,7 @@ impl State {
             stacks: [0; MAX_SUITS],
             lost: 0,
             clues: 0,
-            last_clue: NO_CLUE_YET,
+            last_clue: None,
             strikes: 0,
             drawn: 0,
             turn: 0,
@@ -335,9 +339,8 @@ impl State {
     /// a token, the type allowed after the last clue (Alternating Clues), and a clue of that
     /// type that touches a card of another player (or empty clues, or a blind type).
     pub fn can_clue_type(&self, rules: &Rules, colour: bool) -> bool {
-        let repeated = if colour { LAST_COLOUR } else { LAST_RANK };
         if self.clues < rules.tokens().clue_cost
-            || (rules.tokens().alternating && self.last_clue == repeated)
+            || (rules.tokens().alternating && self.last_clue == Some(colour))
         {
             return false;
         }
@@ -440,9 +443,8 @@ impl State {
                 if !self.can_clue_type(rules, action == Action::ColourClue) =>
             {
                 let colour = action == Action::ColourClue;
-                let repeated = if colour { LAST_COLOUR } else { LAST_RANK };
                 let kind = if colour { "colour" } else { "rank" };
-                return Err(if self.last_clue == repeated {
+                return Err(if self.last_clue == Some(colour) {
                     format!("the last clue was a {kind} clue, and clue types must alternate")
                 } else {
                     format!("no {kind} clue touches a card of another player")
@@ -480,13 +482,9 @@ impl State {
         let tokens = rules.tokens();
         match action {
             Action::Clue => s.clues -= tokens.clue_cost,
-            Action::ColourClue => {
+            Action::ColourClue | Action::RankClue => {
                 s.clues -= tokens.clue_cost;
-                s.last_clue = LAST_COLOUR;
-            }
-            Action::RankClue => {
-                s.clues -= tokens.clue_cost;
-                s.last_clue = LAST_RANK;
+                s.last_clue = action.clue_type();
             }
             Action::Discard(i) => {
                 let card = s.take(p, i as usize);

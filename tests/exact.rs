@@ -172,6 +172,35 @@ fn q(f: Fraction) -> Q {
     Q(f.num, f.den)
 }
 
+/// Checks every move's exact values at `pos` (solved with `threads`) against the reference;
+/// returns how many moves have a value that is not a whole number, and the hidden cards.
+fn compare_with_expectimax(pos: &Position, threads: usize) -> (usize, usize) {
+    let result = exact(
+        pos,
+        &ExactConfig {
+            threads,
+            ..ExactConfig::default()
+        },
+    )
+    .unwrap();
+    let (deal, state) = pos.fill(&pos.unseen()).unwrap();
+    let actions = state.legal_actions(&deal);
+    assert_eq!(result.moves.len(), actions.len());
+    let mut memo = Memo::new();
+    let mut fractional = 0;
+    for m in &result.moves {
+        let k = actions.iter().position(|&a| a == m.action).unwrap();
+        let (w, e) = value_of(pos, k, &mut memo);
+        let text = position::write(&deal, &state, &pos.names);
+        assert_eq!(q(m.win_probability), w, "{} in\n{text}", m.name);
+        assert_eq!(q(m.expected_score), e, "{} in\n{text}", m.name);
+        if w.1 != 1 || e.1 != 1 {
+            fractional += 1;
+        }
+    }
+    (fractional, result.hidden)
+}
+
 #[test]
 fn agrees_with_a_simple_expectimax_on_random_tiny_decks() {
     let mut rng = Rng(2026);
@@ -187,29 +216,9 @@ fn agrees_with_a_simple_expectimax_on_random_tiny_decks() {
             continue;
         }
         let threads = 1 + (checked % 2);
-        let result = exact(
-            &pos,
-            &ExactConfig {
-                threads,
-                ..ExactConfig::default()
-            },
-        )
-        .unwrap();
-        let (deal, state) = pos.fill(&pos.unseen()).unwrap();
-        let actions = state.legal_actions(&deal);
-        assert_eq!(result.moves.len(), actions.len());
-        let mut memo = Memo::new();
-        for m in &result.moves {
-            let k = actions.iter().position(|&a| a == m.action).unwrap();
-            let (w, e) = value_of(&pos, k, &mut memo);
-            let text = position::write(&deal, &state, &pos.names);
-            assert_eq!(q(m.win_probability), w, "{} in\n{text}", m.name);
-            assert_eq!(q(m.expected_score), e, "{} in\n{text}", m.name);
-            if w.1 != 1 || e.1 != 1 {
-                below_one += 1;
-            }
-        }
-        hidden_total += result.hidden;
+        let (fractional, hidden) = compare_with_expectimax(&pos, threads);
+        below_one += fractional;
+        hidden_total += hidden;
         checked += 1;
     }
     // The sample must exercise real uncertainty, not only sure wins and sure losses.
@@ -271,21 +280,7 @@ fn agrees_with_a_simple_expectimax_in_the_token_families() {
         if orders(&counts).unwrap() > 500 {
             continue;
         }
-        let result = exact(&pos, &ExactConfig::default()).unwrap();
-        let (deal, state) = pos.fill(&pos.unseen()).unwrap();
-        let actions = state.legal_actions(&deal);
-        assert_eq!(result.moves.len(), actions.len());
-        let mut memo = Memo::new();
-        for m in &result.moves {
-            let k = actions.iter().position(|&a| a == m.action).unwrap();
-            let (w, e) = value_of(&pos, k, &mut memo);
-            let text = position::write(&deal, &state, &pos.names);
-            assert_eq!(q(m.win_probability), w, "{} in\n{text}", m.name);
-            assert_eq!(q(m.expected_score), e, "{} in\n{text}", m.name);
-            if w.1 != 1 || e.1 != 1 {
-                below_one += 1;
-            }
-        }
+        below_one += compare_with_expectimax(&pos, 1).0;
         checked += 1;
     }
     assert!(

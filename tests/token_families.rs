@@ -19,18 +19,15 @@ mod common;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use common::{fails, run, Rng, TempFile};
+use common::{facts, fails, run, site_cards, Rng, SiteCard, TempFile};
 use hanabi_solver::game::card::Card;
-use hanabi_solver::game::catalogue::{Catalogue, VariantFacts};
+use hanabi_solver::game::catalogue::VariantFacts;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::search::{solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffle_for_seed;
 use hanabi_solver::state::{Action, Deal, State};
 use serde_json::{json, Value};
-
-/// A card as the site writes it: (suitIndex, rank).
-type SiteCard = (usize, u8);
 
 /// Variants of the four families, with special suits whose clue touching interacts with them
 /// (a Brown card takes no rank clue, a White one no colour clue, a Null one neither: in
@@ -47,12 +44,6 @@ const FAMILIES: [&str; 10] = [
     "Alternating Clues & Null (5 Suits)",
     "Alternating Clues & Orange (5 Suits)",
 ];
-
-fn facts(name: &str) -> &'static VariantFacts {
-    Catalogue::builtin()
-        .by_name(name)
-        .unwrap_or_else(|| panic!("{name} is in the catalogue"))
-}
 
 /// A clue as hanab.live records it: a colour (an index into the variant's clue colours) or a
 /// rank.
@@ -862,17 +853,7 @@ fn solved_seeds_export_lines_that_replay_to_the_solvers_score() {
             let game: Value =
                 serde_json::from_str(&std::fs::read_to_string(file.path()).unwrap()).unwrap();
             assert_eq!(game["options"]["variant"], name, "{seed}");
-            let deck: Vec<SiteCard> = game["deck"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| {
-                    (
-                        c["suitIndex"].as_u64().unwrap() as usize,
-                        c["rank"].as_u64().unwrap() as u8,
-                    )
-                })
-                .collect();
+            let deck = site_cards(&game["deck"]);
             assert_eq!(deck, seed_deck(f, &seed), "{seed}");
             let mut referee = Referee::new(f, &deck, Limits::site(players));
             let actions = game["actions"].as_array().unwrap();

@@ -17,9 +17,9 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{fails, run, TempFile};
+use common::{facts, fails, run, site_cards, SiteCard, TempFile};
 use hanabi_solver::game::card::Card;
-use hanabi_solver::game::catalogue::{Catalogue, VariantFacts};
+use hanabi_solver::game::catalogue::VariantFacts;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive;
@@ -34,15 +34,6 @@ const BROWN: &str = "Brown (5 Suits)";
 const RAINBOW_ONES_PINK: &str = "Rainbow-Ones & Pink (5 Suits)";
 const OMNI_ONES_WHITE: &str = "Omni-Ones & White (6 Suits)";
 const VARIANTS: [&str; 5] = [PINK, NULL, BROWN, RAINBOW_ONES_PINK, OMNI_ONES_WHITE];
-
-/// A card as the site writes it: (suitIndex, rank).
-type SiteCard = (usize, u8);
-
-fn facts(name: &str) -> &'static VariantFacts {
-    Catalogue::builtin()
-        .by_name(name)
-        .unwrap_or_else(|| panic!("{name} is in the catalogue"))
-}
 
 /// A clue as hanab.live records it: a colour (an index into the variant's clue colours) or a
 /// rank (the number named).
@@ -204,20 +195,6 @@ fn dealt_deck(seed: &str) -> Vec<SiteCard> {
     assert!(out.status.success(), "deal {seed}: {out:?}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     site_cards(&v["deck_cards"])
-}
-
-fn site_cards(cards: &Value) -> Vec<SiteCard> {
-    cards
-        .as_array()
-        .expect("a deck is a list")
-        .iter()
-        .map(|c| {
-            (
-                c["suitIndex"].as_u64().unwrap() as usize,
-                c["rank"].as_u64().unwrap() as u8,
-            )
-        })
-        .collect()
 }
 
 fn hand_size(players: usize) -> usize {

@@ -610,21 +610,6 @@ fn deal_json_all(seeds: &[String]) -> Vec<Value> {
     })
 }
 
-/// The site's cards of a `deal --json` output's `deck_cards`.
-fn deck_cards(out: &Value) -> Vec<SiteCard> {
-    out["deck_cards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["suitIndex"].as_u64().unwrap() as usize,
-                c["rank"].as_u64().unwrap() as u8,
-            )
-        })
-        .collect()
-}
-
 fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
@@ -643,7 +628,7 @@ fn check_deal_output(
     want: &[SiteCard],
 ) {
     let name = &f.name;
-    assert_eq!(deck_cards(out), want, "{name}");
+    assert_eq!(common::site_cards(&out["deck_cards"]), want, "{name}");
     assert_eq!(out["variant_id"], f.id, "{name}");
     assert_eq!(out["variant"], f.name.as_str(), "{name}");
     assert_eq!(out["players"], players, "{name}");

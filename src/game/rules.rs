@@ -105,7 +105,7 @@ impl Rules {
     pub fn options(&self) -> Options {
         Options {
             hand_size: Some(self.hand_size),
-            clues: Some(self.max_clues / self.tokens().scale),
+            clues: Some(self.max_tokens()),
             strikes: Some(self.max_strikes),
             empty_clues: self.empty_clues,
             deck_plays: self.deck_plays,

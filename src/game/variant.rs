@@ -335,14 +335,9 @@ impl Variant {
         self.tokens = tokens;
         self.trash_merges = if tokens.alternating {
             let mut set = self.kinds();
-            for (t, colour) in [(0, true), (1, false)] {
-                let exists = if colour {
-                    !self.colour_clues.is_empty()
-                } else {
-                    !self.rank_clues.is_empty()
-                };
-                if exists && !self.clue_type_is_blind(colour) {
-                    set &= self.clueable_by_type[t];
+            for colour in [true, false] {
+                if !self.clues_of_type(colour).is_empty() && !self.clue_type_is_blind(colour) {
+                    set &= self.clueable_by_type[usize::from(!colour)];
                 }
             }
             set
@@ -497,12 +492,17 @@ impl Variant {
     /// Whether clues of this type are legal even when they touch nothing (the Blind variants,
     /// where they always touch nothing).
     pub fn clue_type_is_blind(&self, colour: bool) -> bool {
-        let clues = if colour {
+        let clues = self.clues_of_type(colour);
+        self.blind_clue && !clues.is_empty() && clues.iter().all(|c| c.touches == 0)
+    }
+
+    /// The colour clues (`colour`) or the rank clues.
+    fn clues_of_type(&self, colour: bool) -> &[Clue] {
+        if colour {
             &self.colour_clues
         } else {
             &self.rank_clues
-        };
-        self.blind_clue && !clues.is_empty() && clues.iter().all(|c| c.touches == 0)
+        }
     }
 
     /// What a player learns of a clue beyond the cards it touched: its value and type, only its
@@ -515,13 +515,7 @@ impl Variant {
     /// was given: that one clue where values are revealed, every clue of its type in Cow & Pig,
     /// every clue in Duck.
     pub fn clues_seen_as(&self, colour: bool, value: i64) -> Vec<&Clue> {
-        let of_type = |colour: bool| {
-            if colour {
-                self.colour_clues.iter()
-            } else {
-                self.rank_clues.iter()
-            }
-        };
+        let of_type = |colour: bool| self.clues_of_type(colour).iter();
         match self.reveals {
             ClueReveals::Value => self.clue(colour, value).into_iter().collect(),
             ClueReveals::Type => of_type(colour).collect(),
@@ -547,12 +541,7 @@ impl Variant {
     /// With `empty_clues`, any clue of an existing type may be given.
     #[inline]
     pub fn type_can_touch(&self, colour: bool, held: KindSet, empty_clues: bool) -> bool {
-        let clues = if colour {
-            &self.colour_clues
-        } else {
-            &self.rank_clues
-        };
-        !clues.is_empty()
+        !self.clues_of_type(colour).is_empty()
             && (empty_clues
                 || self.clue_type_is_blind(colour)
                 || held & self.clueable_by_type[usize::from(!colour)] != 0)

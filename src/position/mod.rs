@@ -22,7 +22,7 @@ use crate::error::{escape_controls, Error};
 use crate::game::card::{Card, KINDS};
 use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::game::variant::Variant;
-use crate::state::{Deal, State, LAST_COLOUR, LAST_RANK, NOT_FINAL, NO_CLUE_YET};
+use crate::state::{Deal, State, NOT_FINAL};
 
 pub use text::{parse, to_text};
 
@@ -660,11 +660,7 @@ impl Position {
             state.add_lost(c, 1);
         }
         state.clues = self.clues;
-        state.last_clue = match self.last_clue {
-            None => NO_CLUE_YET,
-            Some(true) => LAST_COLOUR,
-            Some(false) => LAST_RANK,
-        };
+        state.last_clue = self.last_clue;
         state.strikes = self.strikes;
         state.turn = self.turn;
         state.final_turns = self.final_turns;
@@ -755,11 +751,7 @@ impl PositionFile {
                 .then_some(rules.hand_size),
             clues: state.clues,
             max_clues: (rules.max_tokens() != 8).then_some(rules.max_tokens()),
-            last_clue: match state.last_clue {
-                LAST_COLOUR => Some(true),
-                LAST_RANK => Some(false),
-                _ => None,
-            },
+            last_clue: state.last_clue,
             strikes: state.strikes,
             max_strikes: (rules.max_strikes != 3).then_some(rules.max_strikes),
             stacks: state.stacks[..v.suits.len()].to_vec(),

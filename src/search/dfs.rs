@@ -258,7 +258,7 @@ pub fn pool_applies(deal: &Deal, state: &State) -> bool {
 fn relax(s: &mut State, pool: bool) {
     s.clues = 0;
     // Any clue type may follow: a pass is a pass.
-    s.last_clue = crate::state::NO_CLUE_YET;
+    s.last_clue = None;
     if (pool || s.final_turns == NOT_FINAL) && !s.is_over() {
         s.turn = 0;
     }

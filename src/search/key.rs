@@ -107,7 +107,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     // Up to 15 tokens in 4 bits; Clue Starved counts up to 30 half tokens.
     bits.push(state.clues as u64, if rules.max_clues > 15 { 5 } else { 4 });
     if rules.tokens().alternating {
-        bits.push(state.last_clue as u64, 2);
+        bits.push(state.last_clue.map_or(0, |colour| 1 + u64::from(colour)), 2);
     }
     bits.push(state.strikes as u64, 3);
     bits.push(state.drawn as u64, 6);

@@ -328,14 +328,37 @@ pub fn pruning_switches() -> Vec<Tuning> {
     ]
 }
 
+/// A card as hanab.live writes it: (suitIndex, rank).
+pub type SiteCard = (usize, u8);
+
+/// A catalogue variant by its exact name.
+pub fn facts(name: &str) -> &'static VariantFacts {
+    Catalogue::builtin()
+        .by_name(name)
+        .unwrap_or_else(|| panic!("{name} is in the catalogue"))
+}
+
+/// The cards of a JSON list of `{suitIndex, rank}` (a game export's `deck`, `deal --json`'s
+/// `deck_cards`).
+pub fn site_cards(cards: &serde_json::Value) -> Vec<SiteCard> {
+    cards
+        .as_array()
+        .expect("a deck is a list")
+        .iter()
+        .map(|c| {
+            (
+                c["suitIndex"].as_u64().unwrap() as usize,
+                c["rank"].as_u64().unwrap() as u8,
+            )
+        })
+        .collect()
+}
+
 /// A small copy of a catalogue variant: its first `suits - 1` suits and its last (usually the
 /// variant's special suit), stacks of `stack` cards, and the colour and rank clues those suits
 /// still have.
 pub fn cut_facts(name: &str, suits: usize, stack: u8) -> VariantFacts {
-    let mut f = Catalogue::builtin()
-        .by_name(name)
-        .unwrap_or_else(|| panic!("{name} is in the catalogue"))
-        .clone();
+    let mut f = facts(name).clone();
     let last = f.suits.len() - 1;
     let mut kept: Vec<_> = f.suits[..suits - 1].to_vec();
     kept.push(f.suits[last].clone());
