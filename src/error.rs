@@ -7,13 +7,6 @@ use thiserror::Error;
 pub enum Error {
     #[error("unknown variant {0}; give a hanab.live variant name or id (`hanabi-solver variants WORDS` finds them) or a short name: {aliases}", aliases = crate::game::variant::alias_names())]
     UnknownVariant(String),
-    /// A hanab.live variant of a play-rule family the solver does not model yet.
-    #[error("the solver does not play hanab.live's variant {id} \"{name}\" yet: the {family} family changes how cards are played; `hanabi-solver variants {id}` shows its cards and clues")]
-    NotPlayedYet {
-        id: u32,
-        name: String,
-        family: String,
-    },
     #[error("invalid option: {0}")]
     Option(String),
     #[error("invalid card {0:?}: write a suit ({1}) then a rank, like r1")]

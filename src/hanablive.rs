@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::game::card::Card;
+use crate::game::card::{Card, KindSet};
 
 use crate::game::rules::{default_hand_size, Options, Rules};
 use crate::game::variant::Variant;
@@ -845,7 +845,7 @@ pub fn replay_to(game: &GameExport, index: usize) -> Result<Tracker, Error> {
 /// given while holding it: one mask per hand slot (oldest first), bit `kind` set for every card
 /// kind the clues leave possible (a touched card matches every clue that touched it, an
 /// untouched card none of the clues it was passed over by).
-pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Vec<u32>, Error> {
+pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Vec<KindSet>, Error> {
     let mut t = start(game)?;
     if seat >= t.deal.rules.players as usize {
         return Err(Error::Option(format!(
@@ -942,6 +942,7 @@ fn run(game: &GameExport, limit: usize) -> Result<Replay, Error> {
         score: t.score(),
         fireworks: t.state.stacks[..t.deal.rules.variant.suits.len()]
             .iter()
+            .map(|s| s.height())
             .sum(),
         finished: t.is_over(),
         end_reason: t.end_reason(),
@@ -1021,7 +1022,7 @@ pub fn export(
             .iter()
             .map(|c| DeckCard {
                 suit_index: c.suit() as i64,
-                rank: c.rank() as i64,
+                rank: Variant::site_rank(*c) as i64,
             })
             .collect(),
         actions: actions.to_vec(),

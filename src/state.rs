@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 
 use crate::error::Error;
 use crate::game::card::{Card, KINDS, MAX_SUITS};
+use crate::game::play::Stack;
 use crate::game::rules::{Rules, MAX_HAND, MAX_PLAYERS};
 
 /// One turn's action. Slots index the mover's hand, oldest card first.
@@ -172,7 +173,7 @@ pub fn check_deck(rules: &Rules, deck: &[Card]) -> Result<(), Error> {
     }
     let mut count = [0u8; KINDS];
     for &c in deck {
-        if c.suit() as usize >= v.suits.len() || c.rank() > v.ranks {
+        if c.suit() as usize >= v.suits.len() || v.copies_by_kind()[c.kind()] == 0 {
             return Err(Error::Deck(format!("{:?} is not a card of {}", c, v.name)));
         }
         count[c.kind()] += 1;
@@ -193,10 +194,10 @@ pub fn check_deck(rules: &Rules, deck: &[Card]) -> Result<(), Error> {
 pub struct State {
     hands: [[Card; MAX_HAND]; MAX_PLAYERS],
     hand_len: [u8; MAX_PLAYERS],
-    /// Height of each firework.
-    pub stacks: [u8; MAX_SUITS],
+    /// Each firework (its height, and the way it goes where the players choose it).
+    pub stacks: [Stack; MAX_SUITS],
     /// Copies of each card kind discarded or misplayed, two bits per kind.
-    lost: u64,
+    lost: u128,
     /// Clue tokens available, in the variant's units ([`crate::game::tokens::TokenRules`]).
     pub clues: u8,
     /// The type of the last clue given (`Some(true)` colour, `Some(false)` rank, `None` before
@@ -220,7 +221,7 @@ impl State {
         State {
             hands: [[Card::NONE; MAX_HAND]; MAX_PLAYERS],
             hand_len: [0; MAX_PLAYERS],
-            stacks: [0; MAX_SUITS],
+            stacks: [Stack::EMPTY; MAX_SUITS],
             lost: 0,
             clues: 0,
             last_clue: None,
@@ -245,7 +246,7 @@ impl State {
     pub fn add_lost(&mut self, card: Card, count: u8) {
         let shift = 2 * card.kind();
         let now = (self.lost >> shift) & 3;
-        self.lost = (self.lost & !(3 << shift)) | (((now + count as u64) & 3) << shift);
+        self.lost = (self.lost & !(3 << shift)) | (((now + count as u128) & 3) << shift);
     }
 
     /// The same position with every hand sorted and the turn counter cleared: hand order and
@@ -284,10 +285,7 @@ impl State {
 
     #[inline]
     pub fn is_playable(&self, rules: &Rules, card: Card) -> bool {
-        rules
-            .variant
-            .play_order()
-            .is_playable(self.stacks[card.suit() as usize], card)
+        rules.variant.play_order().can_play(&self.stacks, card)
     }
 
     /// A card that can never be played: already played, or a lower card of its suit is gone.
@@ -304,7 +302,21 @@ impl State {
         if self.outcome == Outcome::Lost {
             return 0;
         }
-        self.stacks[..rules.variant.suits.len()].iter().sum()
+        self.stacks[..rules.variant.suits.len()]
+            .iter()
+            .map(|s| s.height())
+            .sum()
+    }
+
+    /// Height of every firework, in suit order (0 past the variant's suits).
+    pub fn heights(&self) -> [u8; MAX_SUITS] {
+        self.stacks.map(|s| s.height())
+    }
+
+    /// Height of firework `suit`.
+    #[inline]
+    pub fn height(&self, suit: usize) -> u8 {
+        self.stacks[suit].height()
     }
 
     pub fn is_over(&self) -> bool {
@@ -514,7 +526,7 @@ impl State {
         }
         if s.stacks[..rules.variant.suits.len()]
             .iter()
-            .all(|&h| h == rules.variant.ranks)
+            .all(|h| h.height() == rules.variant.ranks)
         {
             s.outcome = Outcome::Finished;
             return s;
@@ -543,14 +555,14 @@ impl State {
     }
 
     /// The most the fireworks can still reach: each stack up to the first card with no copy
-    /// left.
+    /// left (in its best plan; see [`PlayOrder::max_score`]).
     pub fn max_reachable_score(&self, rules: &Rules) -> u8 {
-        let order = rules.variant.play_order();
-        (0..rules.variant.suits.len() as u8)
-            .map(|s| {
-                order.max_reachable(s, self.stacks[s as usize], |c| self.remaining(rules, c) > 0)
+        rules
+            .variant
+            .play_order()
+            .max_score(&self.stacks[..rules.variant.suits.len()], |c| {
+                self.remaining(rules, c) > 0
             })
-            .sum()
     }
 
     /// Whether the score of this position can no longer change, so that hanab.live ends the
@@ -612,9 +624,10 @@ impl State {
     fn play(&mut self, rules: &Rules, card: Card) {
         let s = card.suit() as usize;
         let order = rules.variant.play_order();
-        if order.is_playable(self.stacks[s], card) {
-            self.stacks[s] += 1;
-            if order.completes(card) {
+        if order.can_play(&self.stacks, card) {
+            let before = self.stacks[s];
+            self.stacks[s] = order.after_play(before, card);
+            if order.completes(before) {
                 self.clues = (self.clues + rules.tokens().stack_gain).min(rules.max_clues);
             }
         } else {
@@ -628,14 +641,18 @@ impl State {
     #[inline]
     fn lose(&mut self, rules: &Rules, card: Card) {
         self.lost += 1 << (2 * card.kind());
-        if rules.endless
-            && !rules
-                .variant
-                .play_order()
-                .is_played(self.stacks[card.suit() as usize], card)
-            && self.remaining(rules, card) == 0
-        {
-            self.outcome = Outcome::Lost;
+        if rules.endless {
+            let order = rules.variant.play_order();
+            let needed_and_gone = if order.ways_chosen_in_play() {
+                // Whether a card is still needed depends on the ways the stacks can go.
+                self.max_reachable_score(rules) < rules.variant.perfect_score()
+            } else {
+                !order.is_played(self.stacks[card.suit() as usize], card)
+                    && self.remaining(rules, card) == 0
+            };
+            if needed_and_gone {
+                self.outcome = Outcome::Lost;
+            }
         }
     }
 }

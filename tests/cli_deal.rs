@@ -144,10 +144,6 @@ fn malformed_seed_names_fail_cleanly() {
 fn unknown_variants_fail_cleanly() {
     let message = fails(&["p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
-    // A variant of a play-rule family is refused with the family named.
-    let message = fails(&["p2v24s1"]);
-    assert!(message.contains("does not play"), "{message}");
-    assert!(message.contains("Up or Down family"), "{message}");
     let message = fails(&["some-seed", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
 }

@@ -32,10 +32,6 @@ fn malformed_seed_names() {
 fn unknown_variants() {
     let message = fails(&["solve", "p2v9999s1"]);
     assert!(message.contains("unknown variant"), "{message}");
-    // Sudoku (5 Suits): a play-rule family not played yet.
-    let message = fails(&["solve", "p2v2072s1"]);
-    assert!(message.contains("does not play"), "{message}");
-    assert!(message.contains("Sudoku family"), "{message}");
     let message = fails(&["solve", "x", "--players", "2", "--variant", "nope"]);
     assert!(message.contains("unknown variant"), "{message}");
     let message = fails(&["deal", "x", "--players", "2", "--variant", "99999"]);

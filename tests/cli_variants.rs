@@ -87,10 +87,13 @@ fn one_variant_in_text_and_json() {
 
     let up = json(&["variants", "up or down (5 suits)", "--json"]);
     assert_eq!(up["play_rule_families"], serde_json::json!(["Up or Down"]));
-    assert_eq!(up["solver_plays"], false);
+    assert_eq!(up["solver_plays"], true);
     assert_eq!(up["copies"]["0:7"], 1);
     let text = stdout(&["variants", "Up or Down (5 Suits)"]);
-    assert!(text.contains("catalogue only"), "{text}");
+    assert!(
+        text.contains("play rules    Up or Down: stacks start at 1, 5 or START"),
+        "{text}"
+    );
     // A family the solver plays says what it changes.
     let starved = json(&["variants", "Clue Starved (6 Suits)", "--json"]);
     assert_eq!(starved["solver_plays"], true);
@@ -121,7 +124,8 @@ fn listing_and_search() {
         "one line per variant and a total"
     );
     assert!(all.contains("Black: one of each rank"));
-    assert!(all.contains("play rules: Up or Down (not solvable yet)"));
+    assert!(all.contains("play rules: Up or Down\n"));
+    assert!(!all.contains("not solvable yet"));
     let listed = json(&["variants", "--json"]);
     assert_eq!(listed["count"], 2426);
 

@@ -1055,7 +1055,7 @@ fn check_position(pos: &Position, seed: u64) {
     // A seat's view: its hand hidden too, each card narrowed by hints.
     let seat = rng.below(pos.hands.len());
     let mut view = cheat.clone();
-    let masks: Vec<u32> = pos.hands[seat]
+    let masks: Vec<u64> = pos.hands[seat]
         .iter()
         .map(|c| hint(c.map(Card::kind), &pos.rules.variant, &mut rng))
         .collect();
@@ -1075,9 +1075,9 @@ fn check_position(pos: &Position, seed: u64) {
 
 /// A clue hint for a card of kind `kind` (if known): every kind, a colour's or a rank's kinds
 /// (or all others), or any mask at all.
-fn hint(kind: Option<usize>, v: &Variant, rng: &mut SplitMix64) -> u32 {
+fn hint(kind: Option<usize>, v: &Variant, rng: &mut SplitMix64) -> u64 {
     let suits = v.suits.len();
-    let mask = |f: &dyn Fn(usize, usize) -> bool| -> u32 {
+    let mask = |f: &dyn Fn(usize, usize) -> bool| -> u64 {
         (0..suits * 5)
             .filter(|&k| f(k / 5, k % 5 + 1))
             .fold(0, |m, k| m | 1 << k)
@@ -1103,7 +1103,7 @@ fn hint(kind: Option<usize>, v: &Variant, rng: &mut SplitMix64) -> u32 {
             let r = rng.below(5) + 1;
             mask(&|_, rank| rank != r)
         }
-        _ => rng.next_u64() as u32,
+        _ => u64::from(rng.next_u64() as u32),
     }
 }
 

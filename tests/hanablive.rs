@@ -93,7 +93,7 @@ fn hanablive_ends_games_that_cannot_score_more() {
     let card = |name: &str| v.parse_card(name).unwrap();
     let deal = Deal::with_pile(rules.clone(), vec![card("g1")]);
     let mut s = State::empty();
-    s.stacks = [4, 5, 5, 5, 5, 0];
+    s.stacks = [4, 5, 5, 5, 5, 0].map(hanabi_solver::game::play::Stack::of_height);
     s.clues = 3;
     for c in ["r1", "y1"] {
         s.push(0, card(c));
@@ -114,7 +114,7 @@ fn hanablive_ends_games_that_cannot_score_more() {
     // Final round: r4 is needed and only Bob holds it.
     let deal = Deal::with_pile(rules.clone(), vec![]);
     let mut s = State::empty();
-    s.stacks = [3, 5, 5, 5, 5, 0];
+    s.stacks = [3, 5, 5, 5, 5, 0].map(hanabi_solver::game::play::Stack::of_height);
     s.clues = 3;
     s.push(0, card("r1"));
     s.push(1, card("r4"));
@@ -493,7 +493,7 @@ fn colour_clues_touch_rainbow_cards() {
             "Bob plays m1",
         ]
     );
-    assert_eq!(r.final_state().stacks[5], 1);
+    assert_eq!(r.final_state().height(5), 1);
 
     // Index 5 would be rainbow, which is not a clue colour.
     game.actions[0] = act(2, 1, Some(5));

@@ -95,7 +95,7 @@ fn base_file_reads_into_the_expected_state() {
     assert!(deal.pile.is_empty());
     assert_eq!(state.hand(0), [r(2), r(3)]);
     assert_eq!(state.hand(1), [r(1), r(2)]);
-    assert_eq!(state.stacks[0], 1);
+    assert_eq!(state.height(0), 1);
     assert_eq!(state.lost(r(1)), 1);
     assert_eq!((state.clues, state.strikes, state.turn), (1, 0, 1));
     assert_eq!((state.final_turns, state.drawn, state.turns), (2, 0, 0));

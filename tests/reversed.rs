@@ -59,16 +59,16 @@ fn a_reversed_stack_takes_5_first_and_1_last() {
     let (deal, start) = Deal::from_deck(rules, &deck).unwrap();
     // p1 first is a strike; p5 first is a play.
     let s = start.apply(&deal, Action::Play(2)).unwrap();
-    assert_eq!((s.strikes, s.stacks[4]), (1, 0));
+    assert_eq!((s.strikes, s.height(4)), (1, 0));
     let s = start.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((s.strikes, s.stacks[4]), (0, 1));
+    assert_eq!((s.strikes, s.height(4)), (0, 1));
     // Then Bob clues and Alice plays p4 (now in slot 0): two cards on purple.
     let s = s.apply(&deal, Action::Clue).unwrap();
     let s = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((s.strikes, s.stacks[4]), (0, 2));
+    assert_eq!((s.strikes, s.height(4)), (0, 2));
     // r2 before r1 is a strike: red counts up.
     let t = start.apply(&deal, Action::Play(4)).unwrap();
-    assert_eq!((t.strikes, t.stacks[0]), (1, 0));
+    assert_eq!((t.strikes, t.height(0)), (1, 0));
 }
 
 /// The deck of a reversed variant with the reversed suit's ranks mirrored (r -> 6 - r): a deck

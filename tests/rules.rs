@@ -88,7 +88,7 @@ fn block_deal_gives_seat_p_the_cards_p_h_to_p_h_plus_h() {
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!(names(&r, t.hand(0)), ["r1", "r1", "r2", "r2", "y3"]);
     assert_eq!(t.turn, 1);
-    assert_eq!(t.stacks[0], 1);
+    assert_eq!(t.height(0), 1);
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn eight_tokens_at_start_or_the_option() {
     let (_, s) = Deal::from_deck(r.clone(), &hand_written_no_variant_deck(&r)).unwrap();
     assert_eq!(s.clues, 8);
     assert_eq!(s.strikes, 0);
-    assert_eq!(s.stacks, [0; 6]);
+    assert_eq!(s.heights(), [0; 6]);
     for clues in [1, 6, 9] {
         let opts = Options {
             clues: Some(clues),
@@ -241,7 +241,7 @@ fn discard_regains_a_token_and_draws() {
     assert_eq!(t.drawn, 1);
     assert_eq!(t.lost(card(&r, "r2")), 1);
     assert_eq!(t.strikes, 0);
-    assert_eq!(t.stacks, [0; 6]);
+    assert_eq!(t.heights(), [0; 6]);
     assert_eq!(t.turn, 1);
 }
 
@@ -252,9 +252,9 @@ fn discard_regains_a_token_and_draws() {
 fn a_good_play_joins_the_firework_and_draws() {
     let r = no_variant(2);
     let (deal, mut s) = position(&r, &["y5 g3 b4", "y1 y2"], "g1 g2", 5);
-    s.stacks = [0, 0, 2, 0, 0, 0];
+    s.stacks = [0, 0, 2, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(1)).unwrap();
-    assert_eq!(t.stacks, [0, 0, 3, 0, 0, 0]);
+    assert_eq!(t.heights(), [0, 0, 3, 0, 0, 0]);
     assert_eq!(t.strikes, 0);
     assert_eq!(t.clues, 5, "a play below the top rank regains nothing");
     assert_eq!(names(&r, t.hand(0)), ["y5", "b4", "g1"]);
@@ -266,9 +266,9 @@ fn a_good_play_joins_the_firework_and_draws() {
 fn a_misplay_strikes_and_loses_the_card() {
     let r = no_variant(2);
     let (deal, mut s) = position(&r, &["y5 g3 b4", "y1 y2"], "g1 g2", 5);
-    s.stacks = [0, 0, 1, 0, 0, 0];
+    s.stacks = [0, 0, 1, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(1)).unwrap();
-    assert_eq!(t.stacks, [0, 0, 1, 0, 0, 0]);
+    assert_eq!(t.heights(), [0, 0, 1, 0, 0, 0]);
     assert_eq!(t.strikes, 1);
     assert_eq!(t.lost(card(&r, "g3")), 1);
     assert_eq!(t.clues, 5);
@@ -276,24 +276,24 @@ fn a_misplay_strikes_and_loses_the_card() {
     assert_eq!(t.outcome, Outcome::Playing);
     // Playing a card already played is a misplay too.
     let (deal, mut s) = position(&r, &["g1", "y1 y2"], "g1 g2", 5);
-    s.stacks = [0, 0, 1, 0, 0, 0];
+    s.stacks = [0, 0, 1, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.strikes, t.stacks[2], t.lost(card(&r, "g1"))), (1, 1, 1));
+    assert_eq!((t.strikes, t.height(2), t.lost(card(&r, "g1"))), (1, 1, 1));
 }
 
 #[test]
 fn completing_a_suit_regains_a_token_unless_at_max() {
     let r = no_variant(2);
     let (deal, mut s) = position(&r, &["b5", "y1 y2"], "g1 g2", 5);
-    s.stacks = [0, 0, 0, 4, 0, 0];
+    s.stacks = [0, 0, 0, 4, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.stacks[3], 5);
+    assert_eq!(t.height(3), 5);
     assert_eq!(t.clues, 6);
 
     let (deal, mut s) = position(&r, &["b5", "y1 y2"], "g1 g2", 8);
-    s.stacks = [0, 0, 0, 4, 0, 0];
+    s.stacks = [0, 0, 0, 4, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.stacks[3], 5);
+    assert_eq!(t.height(3), 5);
     assert_eq!(t.clues, 8, "no token beyond the maximum");
 
     // With the clue option, the maximum is the option's count.
@@ -303,20 +303,20 @@ fn completing_a_suit_regains_a_token_unless_at_max() {
     };
     let r4 = rules(Variant::no_variant(), 2, &opts);
     let (deal, mut s) = position(&r4, &["b5", "y1 y2"], "g1 g2", 4);
-    s.stacks = [0, 0, 0, 4, 0, 0];
+    s.stacks = [0, 0, 0, 4, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     assert_eq!(s.apply(&deal, Action::Play(0)).unwrap().clues, 4);
     let (deal, mut s) = position(&r4, &["b5", "y1 y2"], "g1 g2", 3);
-    s.stacks = [0, 0, 0, 4, 0, 0];
+    s.stacks = [0, 0, 0, 4, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     assert_eq!(s.apply(&deal, Action::Play(0)).unwrap().clues, 4);
 
     // A research deck of 3 ranks: the top rank is 3.
     let r3 = rules(Variant::research(2, 3).unwrap(), 2, &Options::default());
     let (deal, mut s) = position(&r3, &["r3", "y1 y2"], "y1", 2);
-    s.stacks = [2, 0, 0, 0, 0, 0];
+    s.stacks = [2, 0, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     assert_eq!(s.apply(&deal, Action::Play(0)).unwrap().clues, 3);
     // A 4 of No Variant is not a top rank.
     let (deal, mut s) = position(&r, &["b4", "y1 y2"], "g1 g2", 5);
-    s.stacks = [0, 0, 0, 3, 0, 0];
+    s.stacks = [0, 0, 0, 3, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     assert_eq!(s.apply(&deal, Action::Play(0)).unwrap().clues, 5);
 }
 
@@ -327,7 +327,7 @@ fn completing_a_suit_regains_a_token_unless_at_max() {
 fn the_last_strike_ends_the_game_with_score_zero() {
     let r = no_variant(2);
     let (deal, mut s) = position(&r, &["r3 r1", "y1 y2"], "g1 g2 g3", 5);
-    s.stacks = [0, 4, 0, 2, 0, 0];
+    s.stacks = [0, 4, 0, 2, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     s.strikes = 2;
     assert_eq!(s.score(&r), 6);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
@@ -351,7 +351,7 @@ fn the_last_strike_ends_the_game_with_score_zero() {
     };
     let r1 = rules(Variant::no_variant(), 2, &opts);
     let (deal, mut s) = position(&r1, &["r3 r1", "y1 y2"], "g1 g2 g3", 5);
-    s.stacks = [0, 4, 0, 2, 0, 0];
+    s.stacks = [0, 4, 0, 2, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!((t.outcome, t.score(&r1)), (Outcome::Lost, 0));
 }
@@ -360,7 +360,7 @@ fn the_last_strike_ends_the_game_with_score_zero() {
 fn completing_every_firework_ends_at_once_with_the_perfect_score() {
     let r = no_variant(3);
     let (deal, mut s) = position(&r, &["r1 p5", "y1 y2", "g4"], "g1 g2 g3 b1", 2);
-    s.stacks = [5, 5, 5, 5, 4, 0];
+    s.stacks = [5, 5, 5, 5, 4, 0].map(hanabi_solver::game::play::Stack::of_height);
     s.strikes = 2;
     let t = s.apply(&deal, Action::Play(1)).unwrap();
     assert_eq!(t.outcome, Outcome::Finished);
@@ -465,7 +465,7 @@ fn final_round_starts_after_a_play_that_draws_the_last_card() {
     assert_eq!(names(&r, s1.hand(0)), ["y1", "g1"]);
     assert_eq!(s1.final_turns, 2);
     let s2 = s1.apply(&deal, Action::Play(0)).unwrap(); // P1 plays r2 onto r1
-    assert_eq!((s2.stacks[0], s2.outcome), (2, Outcome::Playing));
+    assert_eq!((s2.height(0), s2.outcome), (2, Outcome::Playing));
     assert_eq!(s2.hand(1).len(), 1, "no card left to draw");
     let s3 = s2.apply(&deal, Action::Play(1)).unwrap(); // P0 plays g1
     assert_eq!(s3.outcome, Outcome::Finished);
@@ -514,7 +514,7 @@ fn deck_play_plays_the_last_card_blind_and_starts_the_final_round() {
     // P0 deck-plays g1 (playable): the hand is unchanged, the pile is empty.
     let (deal, s) = position(&r, &["r1 y1", "r2 y2"], "g1", 8);
     let t = s.apply(&deal, Action::DeckPlay).unwrap();
-    assert_eq!(t.stacks[2], 1);
+    assert_eq!(t.height(2), 1);
     assert_eq!(names(&r, t.hand(0)), ["r1", "y1"]);
     assert_eq!(deal.pile_left(&t), 0);
     assert_eq!(t.final_turns, 2);
@@ -529,7 +529,7 @@ fn deck_play_plays_the_last_card_blind_and_starts_the_final_round() {
     // A blind misplay: a strike, the card is lost, the hand is unchanged.
     let (deal, s) = position(&r, &["r1 y1", "r2 y2"], "g4", 8);
     let t = s.apply(&deal, Action::DeckPlay).unwrap();
-    assert_eq!((t.strikes, t.stacks[2]), (1, 0));
+    assert_eq!((t.strikes, t.height(2)), (1, 0));
     assert_eq!(t.lost(card(&r, "g4")), 1);
     assert_eq!(names(&r, t.hand(0)), ["r1", "y1"]);
     assert_eq!(t.final_turns, 2);
@@ -555,7 +555,7 @@ fn endless_has_no_final_round_and_hands_shrink() {
     let (deal, s) = position(&r, &["r1 r2", "r1 r2"], "r1 r3", 8);
     let s = s.apply(&deal, Action::Play(0)).unwrap(); // P0 plays r1, draws r1
     let s = s.apply(&deal, Action::Play(1)).unwrap(); // P1 plays r2, draws r3 (last)
-    assert_eq!(s.stacks[0], 2);
+    assert_eq!(s.height(0), 2);
     assert_eq!(deal.pile_left(&s), 0);
     assert_eq!(s.final_turns, NOT_FINAL);
     assert_eq!(names(&r, s.hand(1)), ["r1", "r3"]);
@@ -583,7 +583,7 @@ fn endless_loses_on_the_last_strike() {
     let r = endless(Variant::no_variant(), 2);
     let (deal, mut s) = position(&r, &["r1 r2", "y1 y2"], "g1", 8);
     s.strikes = 2;
-    s.stacks = [0, 3, 0, 0, 0, 0];
+    s.stacks = [0, 3, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(1)).unwrap();
     assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
 }
@@ -613,7 +613,7 @@ fn endless_loses_when_the_last_copy_of_a_needed_card_is_discarded() {
     // The last r1 when r1 is already played: not needed, the game goes on.
     let mut s3 = s;
     s3.add_lost(card(&r, "r1"), 1);
-    s3.stacks[0] = 1;
+    s3.stacks[0] = hanabi_solver::game::play::Stack::of_height(1);
     let t = s3.apply(&deal, Action::Discard(1)).unwrap();
     assert_eq!(t.outcome, Outcome::Playing);
     // The second copy of y2 is still in player 1's hand: fine.
@@ -635,13 +635,13 @@ fn endless_loses_when_the_last_copy_of_a_needed_card_is_misplayed() {
     let r = endless(Variant::no_variant(), 2);
     // r5 misplayed on r3: the first strike, but no r5 is left.
     let (deal, mut s) = position(&r, &["r5 r1", "y1 y2"], "g1 g2", 7);
-    s.stacks = [3, 0, 0, 0, 0, 0];
+    s.stacks = [3, 0, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!(t.strikes, 1);
     assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
     // r4 misplayed on r2 with the other r4 in the pile: a strike only.
     let (deal, mut s) = position(&r, &["r4 r1", "y1 y2"], "g1 r4", 7);
-    s.stacks = [2, 0, 0, 0, 0, 0];
+    s.stacks = [2, 0, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!((t.strikes, t.outcome), (1, Outcome::Playing));
 }
@@ -652,7 +652,7 @@ fn endless_loses_when_the_player_to_move_has_no_legal_action() {
     let r = endless(Variant::no_variant(), 2);
     let (deal, s) = position(&r, &["r1"], "", 3);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.stacks[0], 1);
+    assert_eq!(t.height(0), 1);
     assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
 
     // With empty clues, P1 can clue (a token is left): the game goes on.
@@ -678,13 +678,13 @@ fn endless_wins_only_with_every_firework() {
     let r = endless(Variant::research(2, 2).unwrap(), 2);
     // Pile empty, both y cards played; P0 plays r2: every firework complete.
     let (deal, mut s) = position(&r, &["r2", "r1"], "", 3);
-    s.stacks = [1, 2, 0, 0, 0, 0];
+    s.stacks = [1, 2, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!((t.outcome, t.score(&r)), (Outcome::Finished, 4));
     assert_eq!(r.perfect_score(), 4);
     // With the pile empty and two of four points scored, the game is not over.
     let (deal, mut s) = position(&r, &["r1 r2", "y2"], "", 3);
-    s.stacks = [1, 1, 0, 0, 0, 0];
+    s.stacks = [1, 1, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Clue).unwrap();
     assert_eq!(t.outcome, Outcome::Playing);
 }
@@ -738,7 +738,7 @@ fn perfect_score_is_suits_times_ranks_in_play() {
     let r = rules(Variant::research(3, 2).unwrap(), 2, &Options::default());
     assert_eq!(r.perfect_score(), 6);
     let (deal, mut s) = position(&r, &["g2", "r1"], "r1", 1);
-    s.stacks = [2, 2, 1, 0, 0, 0];
+    s.stacks = [2, 2, 1, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!((t.outcome, t.score(&r)), (Outcome::Finished, 6));
 }
@@ -819,7 +819,7 @@ fn cards_are_conserved(deal: &Deal, s: &State) {
     let pile = deal.pile.len() - s.drawn as usize;
     let played: usize = s.stacks[..r.variant.suits.len()]
         .iter()
-        .map(|&h| h as usize)
+        .map(|h| h.height() as usize)
         .sum();
     let lost: usize = every_card(r).iter().map(|&c| s.lost(c) as usize).sum();
     assert_eq!(hands + pile + played + lost, r.variant.deck_size());
@@ -834,7 +834,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
     let mut hand: Vec<Card> = s.hand(me).to_vec();
     let mut expect_clues = s.clues;
     let mut expect_strikes = s.strikes;
-    let mut expect_stacks = s.stacks;
+    let mut expect_stacks = s.heights();
     let mut expect_drawn = s.drawn;
     let mut play = |c: Card, clues: &mut u8| {
         let suit = c.suit() as usize;
@@ -881,7 +881,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
     assert_eq!(t.clues, expect_clues, "{a:?}");
     assert!(t.clues <= r.max_clues);
     assert_eq!(t.strikes, expect_strikes, "{a:?}");
-    assert_eq!(t.stacks, expect_stacks, "{a:?}");
+    assert_eq!(t.heights(), expect_stacks, "{a:?}");
     assert_eq!(t.drawn, expect_drawn, "{a:?}");
     for c in every_card(r) {
         let extra = (lost == Some(c)) as u8;
@@ -893,7 +893,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
     let perfect = r.perfect_score();
     let complete = t.stacks[..r.variant.suits.len()]
         .iter()
-        .all(|&h| h == r.variant.ranks);
+        .all(|h| h.height() == r.variant.ranks);
     if t.strikes >= r.max_strikes {
         assert_eq!(t.outcome, Outcome::Lost);
     } else if complete {
@@ -917,7 +917,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
             if r.endless {
                 // No needed card has lost its last copy.
                 for c in every_card(r) {
-                    if c.rank() > t.stacks[c.suit() as usize] {
+                    if c.rank() > t.height(c.suit() as usize) {
                         let left = r.variant.copies(c.suit(), c.rank()) - t.lost(c);
                         assert!(left > 0, "endless: {c:?} is gone but the game goes on");
                     }
@@ -928,7 +928,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
     if r.endless && t.outcome == Outcome::Lost && t.strikes < r.max_strikes {
         // Lost by a needed card gone for good, or by the next player having no action.
         let gone = lost.is_some_and(|c| {
-            c.rank() > t.stacks[c.suit() as usize]
+            c.rank() > t.height(c.suit() as usize)
                 && r.variant.copies(c.suit(), c.rank()) == t.lost(c)
         });
         let mut next = *t;

@@ -178,7 +178,7 @@ fn touches(facts: &VariantFacts, clue: Clue, (suit, rank): SiteCard) -> Option<b
     }
 }
 
-fn kind_bit((suit, rank): SiteCard) -> u32 {
+fn kind_bit((suit, rank): SiteCard) -> u64 {
     Card::new(suit as u8, rank).kind_bit()
 }
 
@@ -944,7 +944,7 @@ fn seat_views_narrow_cards_as_the_variants_clues_allow() {
         let players = game.players.len();
         let deck = site_cards(&raw["deck"]);
         let kinds: Vec<SiteCard> = doc.cards();
-        let all: u32 = kinds.iter().map(|&c| kind_bit(c)).sum();
+        let all: u64 = kinds.iter().map(|&c| kind_bit(c)).sum();
         let mut referee = Referee::new(f, &deck, Limits::site(players));
         for index in 0..=actions.len() {
             for seat in 0..players {
@@ -962,12 +962,12 @@ fn seat_views_narrow_cards_as_the_variants_clues_allow() {
                             .clone()
                             .all(|g| rule(g.clue, kind) == g.touched.contains(&order))
                     };
-                    let expected: u32 = kinds
+                    let expected: u64 = kinds
                         .iter()
                         .filter(|&&k| agree(&|c, k| doc.touches(c, k), k))
                         .map(|&k| kind_bit(k))
                         .sum();
-                    let plain: u32 = kinds
+                    let plain: u64 = kinds
                         .iter()
                         .filter(|&&k| agree(&|c, k| doc.plain_touches(c, k), k))
                         .map(|&k| kind_bit(k))

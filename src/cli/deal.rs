@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::Args;
 use hanabi_solver::game::card::Card;
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::seed::{seed_from_link, shuffled_deck};
 use std::io::Write;
 
@@ -42,7 +43,7 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
             // The site's own card form, as in its game exports.
             "deck_cards": deck
                 .iter()
-                .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": c.rank()}))
+                .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": Variant::site_rank(*c)}))
                 .collect::<Vec<_>>(),
             "suits": v.suits.iter().map(|s| &s.site_name).collect::<Vec<_>>(),
             "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),

@@ -389,7 +389,7 @@ fn position_words(p: &Problem) -> Vec<String> {
     let s = &p.state;
     let mut out = Vec::new();
     let stacks: Vec<String> = (0..v.suits.len())
-        .map(|i| format!("{}{}", v.suits[i].short, s.stacks[i]))
+        .map(|i| v.stack_name(i as u8, s.stacks[i]))
         .collect();
     let left = p.deal.pile_left(s);
     let round = if s.final_turns != NOT_FINAL {
@@ -531,7 +531,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                 "to_move": names[s.turn as usize],
                 "hands": (0..names.len()).map(|i| cards(s.hand(i))).collect::<Vec<_>>(),
                 "pile": cards(&deal.pile[s.drawn as usize..]),
-                "stacks": s.stacks[..v.suits.len()].to_vec(),
+                "stacks": s.stacks[..v.suits.len()].iter().map(|h| h.height()).collect::<Vec<_>>(),
                 "score": s.score(rules),
                 "clues": tokens_json(rules, s.clues),
                 "strikes": s.strikes,

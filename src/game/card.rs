@@ -6,18 +6,22 @@ use std::fmt;
 
 /// Most suits of any variant.
 pub const MAX_SUITS: usize = 6;
-/// Highest rank a card can carry.
+/// Highest rank a stack can reach: the longest stack.
 pub const MAX_RANK: usize = 5;
+/// The rank the START card of Up or Down carries here (hanab.live numbers it 7): above every
+/// stack rank, so it fits the card's three rank bits.
+pub const START: u8 = 6;
 /// Number of card kinds (suit and rank pairs) any variant can have: the length of every
-/// per-kind table.
-pub const KINDS: usize = MAX_SUITS * MAX_RANK;
+/// per-kind table. The START cards come after every ranked kind, so variants without them
+/// keep their kinds below `MAX_SUITS * MAX_RANK` (and their table keys narrow).
+pub const KINDS: usize = MAX_SUITS * MAX_RANK + MAX_SUITS;
 
 /// A set of card kinds, one bit per [`Card::kind`].
-pub type KindSet = u32;
+pub type KindSet = u64;
 const _: () = assert!(KINDS <= KindSet::BITS as usize);
 
-/// One card. `Card::NONE` marks an empty slot; real cards have rank 1..=[`MAX_RANK`] and suit
-/// 0..[`MAX_SUITS`].
+/// One card. `Card::NONE` marks an empty slot; real cards have rank 1..=[`MAX_RANK`] (or
+/// [`START`]) and suit 0..[`MAX_SUITS`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Card(u8);
 
@@ -33,8 +37,23 @@ impl Card {
     /// assert_eq!((c.suit(), c.rank()), (2, 4));
     /// ```
     pub const fn new(suit: u8, rank: u8) -> Card {
-        debug_assert!((suit as usize) < MAX_SUITS && rank >= 1 && rank as usize <= MAX_RANK);
+        debug_assert!(
+            (suit as usize) < MAX_SUITS
+                && rank >= 1
+                && (rank as usize <= MAX_RANK || rank == START)
+        );
         Card(suit << 3 | rank)
+    }
+
+    /// The START card of `suit` (Up or Down).
+    pub const fn start(suit: u8) -> Card {
+        Card::new(suit, START)
+    }
+
+    /// Whether this is a START card.
+    #[inline]
+    pub const fn is_start(self) -> bool {
+        self.rank() == START
     }
 
     pub const fn suit(self) -> u8 {
@@ -49,9 +68,15 @@ impl Card {
         self.0 == 0
     }
 
-    /// Dense index of the card's kind, `suit * MAX_RANK + rank - 1`, in `0..KINDS`.
+    /// Dense index of the card's kind in `0..KINDS`: `suit * MAX_RANK + rank - 1`, and the
+    /// START cards after all of those.
+    #[inline]
     pub const fn kind(self) -> usize {
-        (self.suit() as usize) * MAX_RANK + self.rank() as usize - 1
+        if self.is_start() {
+            MAX_SUITS * MAX_RANK + self.suit() as usize
+        } else {
+            (self.suit() as usize) * MAX_RANK + self.rank() as usize - 1
+        }
     }
 
     /// The card's kind as a one-element [`KindSet`].
@@ -63,7 +88,11 @@ impl Card {
     /// The card of a kind index (the inverse of [`Card::kind`]).
     #[inline]
     pub const fn from_kind(kind: usize) -> Card {
-        Card::new((kind / MAX_RANK) as u8, (kind % MAX_RANK) as u8 + 1)
+        if kind >= MAX_SUITS * MAX_RANK {
+            Card::start((kind - MAX_SUITS * MAX_RANK) as u8)
+        } else {
+            Card::new((kind / MAX_RANK) as u8, (kind % MAX_RANK) as u8 + 1)
+        }
     }
 }
 
@@ -74,5 +103,27 @@ impl fmt::Debug for Card {
         } else {
             write!(f, "s{}r{}", self.suit(), self.rank())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_are_dense_and_invert() {
+        let mut seen = [false; KINDS];
+        for s in 0..MAX_SUITS as u8 {
+            for r in (1..=MAX_RANK as u8).chain([START]) {
+                let c = Card::new(s, r);
+                assert_eq!(Card::from_kind(c.kind()), c);
+                assert!(!seen[c.kind()]);
+                seen[c.kind()] = true;
+            }
+        }
+        assert!(seen.iter().all(|&x| x));
+        // Variants without START cards keep their kinds below 30.
+        assert_eq!(Card::new(5, 5).kind(), 29);
+        assert!(Card::start(0).is_start() && !Card::new(0, 5).is_start());
     }
 }

@@ -2,13 +2,14 @@
 //! of its cards, built once from the catalogue's facts so that the state and the search ask
 //! precomputed tables (copies and touch sets per card kind) instead of the facts.
 //!
-//! Every hanab.live variant that plays by the standard play rules is playable; a variant of a
-//! play-rule family ([`crate::game::catalogue::RuleFamily`]) is refused with [`Error::NotPlayedYet`] naming the family.
+//! Every hanab.live variant is playable: the play-rule families
+//! ([`crate::game::catalogue::RuleFamily`]) change the play order ([`PlayOrder`]) or the token
+//! economy ([`TokenRules`]), which the variant carries.
 
 use crate::error::{escape_controls, Error};
-use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS};
-use crate::game::catalogue::{Catalogue, RuleFamily, VariantFacts};
-use crate::game::play::PlayOrder;
+use crate::game::card::{Card, KindSet, KINDS, MAX_RANK, MAX_SUITS, START};
+use crate::game::catalogue::{Catalogue, VariantFacts, START_RANK};
+use crate::game::play::{PlayOrder, Stack};
 use crate::game::tokens::TokenRules;
 
 /// How one suit is named and dealt. What clues touch it is in the variant's clue table.
@@ -175,23 +176,10 @@ impl Variant {
             .collect()
     }
 
-    /// The variant the facts describe, or [`Error::NotPlayedYet`] for a variant of a play-rule
-    /// family it does not model (every family but reversed suits, for now). Facts with a shorter stack (ranks 1..stack size, as tests build small decks) give
-    /// a shorter deck.
+    /// The variant the facts describe. Facts with a shorter stack (ranks 1..stack size, as
+    /// tests build small decks) give a shorter deck; Up or Down needs stacks of 5 (its START
+    /// rule names the 2 and the 4).
     pub fn from_facts(facts: &VariantFacts) -> Result<Variant, Error> {
-        // Reversed suits only change the play order, and the token families only the token
-        // economy ([`TokenRules`]): the model follows both.
-        let families = facts.rule_families();
-        if let Some(family) = families
-            .iter()
-            .find(|&&f| matches!(f, RuleFamily::UpOrDown | RuleFamily::Sudoku))
-        {
-            return Err(Error::NotPlayedYet {
-                id: facts.id,
-                name: facts.name.clone(),
-                family: family.name().to_string(),
-            });
-        }
         let bad = |why: String| Error::UnknownVariant(format!("{} ({why})", facts.name));
         if facts.suits.is_empty() || facts.suits.len() > MAX_SUITS {
             return Err(bad(format!("{} suits", facts.suits.len())));
@@ -200,15 +188,23 @@ impl Variant {
             return Err(bad(format!("stacks of {}", facts.stack_size)));
         }
         let ranks = facts.stack_size;
+        if facts.flags.up_or_down && ranks != MAX_RANK as u8 {
+            return Err(bad(format!("Up or Down with stacks of {ranks}")));
+        }
         let reversed = facts
             .suits
             .iter()
             .enumerate()
             .filter(|(_, s)| s.reversed)
             .fold(0u8, |mask, (i, _)| mask | 1 << i);
+        // Every kind of the deck as (suit index, the site's rank, card).
+        let site_ranks = facts.ranks();
         let kinds = || {
-            (0..facts.suits.len())
-                .flat_map(move |s| (1..=ranks).map(move |r| (s, r, Card::new(s as u8, r))))
+            (0..facts.suits.len()).flat_map(|s| {
+                site_ranks
+                    .iter()
+                    .map(move |&r| (s, r, Card::new(s as u8, rank_of_site(r))))
+            })
         };
         let mut copies = [0u8; KINDS];
         for (s, r, card) in kinds() {
@@ -270,7 +266,13 @@ impl Variant {
             facts.name.clone(),
             Some(facts.id),
             suits,
-            PlayOrder::with_reversed(ranks, reversed),
+            if facts.flags.up_or_down {
+                PlayOrder::up_or_down(ranks)
+            } else if facts.flags.sudoku {
+                PlayOrder::sudoku(ranks)
+            } else {
+                PlayOrder::with_reversed(ranks, reversed)
+            },
             copies,
             colour_clues,
             rank_clues,
@@ -427,18 +429,23 @@ impl Variant {
         &self.copies
     }
 
-    /// The unshuffled deck as hanab.live builds it: suits in variant order, ranks ascending,
-    /// copies adjacent.
+    /// The unshuffled deck as hanab.live builds it: suits in variant order, ranks ascending
+    /// (START last), copies adjacent.
     pub fn deck(&self) -> Vec<Card> {
         let mut deck = Vec::new();
         for s in 0..self.suits.len() as u8 {
-            for r in 1..=self.ranks {
+            for r in (1..=self.ranks).chain([START]) {
                 for _ in 0..self.copies(s, r) {
                     deck.push(Card::new(s, r));
                 }
             }
         }
         deck
+    }
+
+    /// Whether the deck has START cards (Up or Down).
+    pub fn has_start(&self) -> bool {
+        self.copies(0, START) > 0
     }
 
     pub fn deck_size(&self) -> usize {
@@ -589,7 +596,12 @@ impl Variant {
         if card.is_none() {
             return "??".to_string();
         }
-        format!("{}{}", self.suits[card.suit() as usize].short, card.rank())
+        let short = &self.suits[card.suit() as usize].short;
+        if card.is_start() {
+            format!("{short}S")
+        } else {
+            format!("{short}{}", card.rank())
+        }
     }
 
     /// The suit a card-name prefix names (any case); `w` also names the fifth suit where no
@@ -606,10 +618,19 @@ impl Variant {
             .map(|s| s as u8)
     }
 
-    /// Reads a card name (`r1`, `K5`, `li3`).
+    /// Reads a card name (`r1`, `K5`, `li3`; in Up or Down `rS` or `r7` for START).
     pub fn parse_card(&self, text: &str) -> Result<Card, Error> {
         let t = text.trim();
         let bad = || Error::Card(escape_controls(t), self.prefixes());
+        if self.has_start() {
+            if let Some(suit) = t
+                .strip_suffix(['S', 's'])
+                .or_else(|| t.strip_suffix('7'))
+                .and_then(|p| self.suit_of_prefix(p))
+            {
+                return Ok(Card::start(suit));
+            }
+        }
         let split = t.find(|c: char| c.is_ascii_digit()).ok_or_else(bad)?;
         let (prefix, rank) = t.split_at(split);
         let suit = self.suit_of_prefix(prefix).ok_or_else(bad)?;
@@ -618,6 +639,82 @@ impl Variant {
             return Err(bad());
         }
         Ok(Card::new(suit, rank))
+    }
+
+    /// How position files and the output write stack `suit`: its prefix and height (`r2`), or
+    /// where the players choose each stack's way, its cards in the order played (`r=S43`,
+    /// `r0` while empty).
+    pub fn stack_name(&self, suit: u8, stack: Stack) -> String {
+        let short = &self.suits[suit as usize].short;
+        let order = self.order;
+        if !order.ways_chosen_in_play() || stack.height() == 0 {
+            return format!("{short}{}", stack.height());
+        }
+        let ranks: String = order
+            .cards_on(suit, stack)
+            .map(|c| {
+                if c.is_start() {
+                    'S'
+                } else {
+                    char::from(b'0' + c.rank())
+                }
+            })
+            .collect();
+        format!("{short}={ranks}")
+    }
+
+    /// Reads a stack as [`Variant::stack_name`] writes it: the suit and its stack, or why not.
+    pub fn parse_stack(&self, token: &str) -> Result<(u8, Stack), String> {
+        let order = self.order;
+        let example = if order.ways_chosen_in_play() {
+            "r0, or r=S43 (the cards in the order played)"
+        } else {
+            "r2"
+        };
+        let not_a_stack = || {
+            format!(
+                "`{}` is not a suit ({}) then a height, like {example}",
+                escape_controls(token),
+                self.prefixes()
+            )
+        };
+        if let Some((prefix, cards)) = token.split_once('=') {
+            let suit = self.suit_of_prefix(prefix).ok_or_else(not_a_stack)?;
+            let short = &self.suits[suit as usize].short;
+            let cards = cards
+                .chars()
+                .map(|ch| self.parse_card(&format!("{short}{ch}")))
+                .collect::<Result<Vec<Card>, Error>>()
+                .map_err(|_| not_a_stack())?;
+            let stack = order.stack_of(suit, &cards).ok_or_else(|| {
+                format!(
+                    "`{}`: these cards cannot be played on a stack in this order",
+                    escape_controls(token)
+                )
+            })?;
+            return Ok((suit, stack));
+        }
+        let split = token
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(token.len());
+        let (prefix, height) = token.split_at(split);
+        let suit = self.suit_of_prefix(prefix).ok_or_else(not_a_stack)?;
+        let height: u8 = height.parse().map_err(|_| not_a_stack())?;
+        if height > self.ranks {
+            return Err(format!(
+                "{}{height} is above the top rank {}",
+                self.suits[suit as usize].short, self.ranks
+            ));
+        }
+        if order.ways_chosen_in_play() && height > 0 {
+            return Err(format!(
+                "`{}`: in {} a stack is written as its cards in the order played, like {}=S43",
+                escape_controls(token),
+                self.name,
+                self.suits[suit as usize].short
+            ));
+        }
+        Ok((suit, Stack::of_height(height)))
     }
 
     /// The suit prefixes, for messages: "r y g b p".
@@ -629,15 +726,39 @@ impl Variant {
             .join(" ")
     }
 
-    /// Checks that a suit index and rank name a card of this variant.
+    /// The card of a suit index and a rank as hanab.live numbers them (START is 7), if it is
+    /// a card of this variant.
     pub fn card(&self, suit: usize, rank: usize) -> Result<Card, Error> {
-        if suit >= self.suits.len() || rank < 1 || rank > self.ranks as usize {
-            return Err(Error::Deck(format!(
+        let card = (suit < self.suits.len())
+            .then(|| u8::try_from(rank).ok())
+            .flatten()
+            .filter(|&r| (1..=self.ranks).contains(&r) || r == START_RANK)
+            .map(|r| Card::new(suit as u8, rank_of_site(r)))
+            .filter(|&c| self.copies_by_kind()[c.kind()] > 0);
+        card.ok_or_else(|| {
+            Error::Deck(format!(
                 "card with suitIndex {suit} and rank {rank} is not in {}",
                 self.name
-            )));
+            ))
+        })
+    }
+
+    /// The rank hanab.live gives `card` (7 for START).
+    pub fn site_rank(card: Card) -> u8 {
+        if card.is_start() {
+            START_RANK
+        } else {
+            card.rank()
         }
-        Ok(Card::new(suit as u8, rank as u8))
+    }
+}
+
+/// The rank a card of the site's rank `rank` carries here: START is 7 on the site.
+fn rank_of_site(rank: u8) -> u8 {
+    if rank == START_RANK {
+        START
+    } else {
+        rank
     }
 }
 

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use super::sample::action_name;
 use crate::error::Error;
-use crate::game::card::{Card, KINDS};
+use crate::game::card::{Card, KindSet, KINDS};
 use crate::position::Position;
 use crate::search::bounds::{upper_bound, BoundSet};
 use crate::search::key::{card_code, key, Key, TRASH};
@@ -345,7 +345,7 @@ impl Walker<'_> {
         // never be played (and that a clue touches, see `card_code`) are interchangeable, so
         // one of them stands for all.
         let rules = &self.deal.rules;
-        let is_trash: u32 = (0..counts.len())
+        let is_trash: KindSet = (0..counts.len())
             .filter(|&k| counts[k] > 0 && card_code(rules, state, Card::from_kind(k)) == TRASH)
             .fold(0, |m, k| m | 1 << k);
         let mut trash: Option<usize> = None;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::sample::SplitMix64;
 use crate::error::Error;
-use crate::game::card::{Card, KINDS};
+use crate::game::card::{Card, KindSet, KINDS};
 use crate::position::Position;
 
 /// Kinds remaining, and which were used, as fixed arrays.
@@ -22,7 +22,7 @@ type Counts = [u8; KINDS];
 pub struct Filler {
     unseen: Vec<Card>,
     /// Hint of each hidden hand card, in fill order; empty when no card is narrowed.
-    masks: Vec<u32>,
+    masks: Vec<KindSet>,
     counts: Counts,
     /// `ways[(slot, used)]`: the fillings of slots `slot..` when the kinds in `used` are taken.
     ways: HashMap<(usize, Counts), u64>,

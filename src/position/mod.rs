@@ -19,7 +19,8 @@ pub mod text;
 use std::fmt;
 
 use crate::error::{escape_controls, Error};
-use crate::game::card::{Card, KINDS};
+use crate::game::card::{Card, KindSet, KINDS};
+use crate::game::play::Stack;
 use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYERS};
 use crate::game::variant::Variant;
 use crate::state::{Deal, State, NOT_FINAL};
@@ -48,8 +49,8 @@ pub struct PositionFile {
     pub strikes: u8,
     /// Strikes that end the game (3 when `None`).
     pub max_strikes: Option<u8>,
-    /// Height of each firework, in the variant's suit order.
-    pub stacks: Vec<u8>,
+    /// Each firework, in the variant's suit order.
+    pub stacks: Vec<Stack>,
     /// Cards discarded or misplayed so far.
     pub discards: Vec<Card>,
     /// One hand per seat, oldest card first; `None` is a card not known.
@@ -182,7 +183,7 @@ fn fault(line: usize, message: impl Into<String>) -> Error {
 }
 
 /// A hint that allows every card kind.
-pub const ALL_KINDS: u32 = u32::MAX;
+pub const ALL_KINDS: KindSet = KindSet::MAX;
 
 /// A checked position: the rules, and every card where it is, known or not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,8 +194,8 @@ pub struct Position {
     pub hands: Vec<Vec<Option<Card>>>,
     /// The draw pile, top first; `None` is a card not known.
     pub pile: Vec<Option<Card>>,
-    /// Height of each firework, in suit order.
-    pub stacks: Vec<u8>,
+    /// Each firework, in suit order.
+    pub stacks: Vec<Stack>,
     pub discards: Vec<Card>,
     /// Clue tokens available, in the variant's units.
     pub clues: u8,
@@ -209,7 +210,7 @@ pub struct Position {
     /// For each hand card, a mask of the card kinds it may be (bit `kind`): what its holder
     /// learned from clues. Every kind unless [`Position::hide_hand`] was called; it only matters
     /// for hidden cards.
-    pub hints: Vec<Vec<u32>>,
+    pub hints: Vec<Vec<KindSet>>,
 }
 
 impl Position {
@@ -324,7 +325,7 @@ impl Position {
                 ),
             ));
         }
-        for (s, &h) in file.stacks.iter().enumerate() {
+        for (s, h) in file.stacks.iter().map(|st| st.height()).enumerate() {
             if h > v.ranks {
                 faults.push(fault(
                     l.stacks,
@@ -355,11 +356,10 @@ impl Position {
         }
 
         // Copies of each card, and the cards the `?` stand for.
-        let kinds = v.suits.len() * 5;
-        let mut seen = vec![0u8; kinds];
-        let mut reported = vec![false; kinds];
+        let mut seen = [0u8; KINDS];
+        let mut reported = [false; KINDS];
         let mut count = |card: Card, line: usize, faults: &mut Vec<Error>| {
-            if card.suit() as usize >= v.suits.len() || card.rank() > v.ranks {
+            if card.suit() as usize >= v.suits.len() || v.copies_by_kind()[card.kind()] == 0 {
                 faults.push(fault(line, format!("{card:?} is not a card of {}", v.name)));
                 return;
             }
@@ -379,9 +379,11 @@ impl Position {
                 ));
             }
         };
-        for (s, &h) in file.stacks.iter().enumerate() {
-            for p in 1..=h.min(v.ranks) {
-                count(v.play_order().card_at(s as u8, p), l.stacks, &mut faults);
+        for (s, &stack) in file.stacks.iter().enumerate() {
+            if stack.height() <= v.ranks {
+                for c in v.play_order().cards_on(s as u8, stack) {
+                    count(c, l.stacks, &mut faults);
+                }
             }
         }
         for &c in &file.discards {
@@ -469,31 +471,37 @@ impl Position {
         };
 
         // A position whose game is already over has nothing to solve.
-        if file.stacks.len() == v.suits.len() && file.stacks.iter().all(|&h| h == v.ranks) {
+        if file.stacks.len() == v.suits.len() && file.stacks.iter().all(|h| h.height() == v.ranks) {
             faults.push(fault(
                 l.stacks,
                 "every firework is complete: the game is already over",
             ));
         } else if file.endless && faults.is_empty() {
-            for (s, &h) in file.stacks.iter().enumerate() {
-                let order = v.play_order();
-                let gone = order
-                    .places_after(h)
-                    .map(|p| order.card_at(s as u8, p))
-                    .find(|&c| {
-                        file.discards.iter().filter(|&&d| d == c).count()
-                            >= v.copies(c.suit(), c.rank()) as usize
-                    });
-                if let Some(c) = gone {
-                    faults.push(fault(
-                        l.discards,
-                        format!(
+            // Copies left of a card not on its stack: the deck's, less the discards.
+            let copy_left = |c: Card| {
+                file.discards.iter().filter(|&&d| d == c).count()
+                    < v.copies_by_kind()[c.kind()] as usize
+            };
+            let order = v.play_order();
+            if order.max_score(&file.stacks, copy_left) < v.perfect_score() {
+                // Name the first card whose every copy is gone and that some stack needed.
+                let gone = v.deck().into_iter().find(|&c| {
+                    !copy_left(c)
+                        && !order.is_played(file.stacks[c.suit() as usize], c)
+                        && !order.is_dead(file.stacks[c.suit() as usize], c, |_| true)
+                });
+                faults.push(fault(
+                    l.discards,
+                    match gone {
+                        Some(c) => format!(
                             "every copy of {} is discarded: in endless mode the game is already lost",
                             v.card_name(c)
                         ),
-                    ));
-                    break;
-                }
+                        None => "the fireworks can no longer all be finished: in endless mode \
+                                 the game is already lost"
+                            .to_string(),
+                    },
+                ));
             }
         }
         if faults.is_empty() {
@@ -560,7 +568,7 @@ impl Position {
 
     /// Hides `seat`'s hand, each card narrowed to the kinds in `masks` (one per slot, oldest
     /// first, as [`crate::hanablive::clue_knowledge`] gives them).
-    pub fn hide_hand(&mut self, seat: usize, masks: &[u32]) {
+    pub fn hide_hand(&mut self, seat: usize, masks: &[KindSet]) {
         for (slot, c) in self.hands[seat].iter_mut().enumerate() {
             *c = None;
             self.hints[seat][slot] = masks.get(slot).copied().unwrap_or(ALL_KINDS);
@@ -569,7 +577,7 @@ impl Position {
 
     /// Whether any hidden hand card is narrowed by a hint.
     pub fn has_hints(&self) -> bool {
-        let all: u32 = self
+        let all: KindSet = self
             .rules
             .variant
             .deck()
@@ -604,7 +612,7 @@ impl Position {
             .stacks
             .iter()
             .enumerate()
-            .flat_map(|(s, &h)| (1..=h).map(move |p| v.play_order().card_at(s as u8, p)));
+            .flat_map(|(s, &stack)| v.play_order().cards_on(s as u8, stack));
         let known = self.hands.iter().flatten().chain(&self.pile).flatten();
         for c in played
             .chain(self.discards.iter().copied())
@@ -653,8 +661,8 @@ impl Position {
             }
         }
         let pile: Vec<Card> = self.pile.iter().map(&mut next).collect();
-        for (s, &h) in self.stacks.iter().enumerate() {
-            state.stacks[s] = h;
+        for (s, &stack) in self.stacks.iter().enumerate() {
+            state.stacks[s] = stack;
         }
         for &c in &self.discards {
             state.add_lost(c, 1);

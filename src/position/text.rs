@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use super::{fault, Faults, Lines, PositionFile};
 use crate::error::Error;
 use crate::game::card::Card;
+use crate::game::play::Stack;
 use crate::game::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
 use crate::game::tokens::TokenRules;
 use crate::game::variant::Variant;
@@ -450,17 +451,12 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         }
         (Some(e), Some(v)) => {
             lines.stacks = e.line;
-            let mut heights: Vec<Option<u8>> = vec![None; v.suits.len()];
+            let mut heights: Vec<Option<Stack>> = vec![None; v.suits.len()];
             let mut ok = true;
             for token in tokens(&e.value) {
-                let split = token
-                    .find(|c: char| c.is_ascii_digit())
-                    .unwrap_or(token.len());
-                let (prefix, height) = token.split_at(split);
-                let suit = v.suit_of_prefix(prefix).map(usize::from);
-                let height = height.parse::<u8>().ok();
-                match (suit, height) {
-                    (Some(s), Some(h)) => {
+                match v.parse_stack(token) {
+                    Ok((s, stack)) => {
+                        let s = s as usize;
                         if heights[s].is_some() {
                             p.faults.push(fault(
                                 e.line,
@@ -471,16 +467,10 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                             ));
                             ok = false;
                         }
-                        heights[s] = Some(h);
+                        heights[s] = Some(stack);
                     }
-                    _ => {
-                        p.faults.push(fault(
-                            e.line,
-                            format!(
-                                "stacks: `{token}` is not a suit ({}) then a height, like r2",
-                                v.prefixes()
-                            ),
-                        ));
+                    Err(why) => {
+                        p.faults.push(fault(e.line, format!("stacks: {why}")));
                         ok = false;
                     }
                 }
@@ -500,8 +490,8 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
             ok.then(|| {
                 heights
                     .into_iter()
-                    .map(|h| h.unwrap_or(0))
-                    .collect::<Vec<u8>>()
+                    .map(|h| h.unwrap_or(Stack::EMPTY))
+                    .collect::<Vec<Stack>>()
             })
         }
     };
@@ -675,8 +665,8 @@ pub fn to_text(file: &PositionFile) -> String {
     let stacks: Vec<String> = file
         .stacks
         .iter()
-        .zip(&v.suits)
-        .map(|(h, s)| format!("{}{h}", s.short))
+        .enumerate()
+        .map(|(s, &stack)| v.stack_name(s as u8, stack))
         .collect();
     out += &line("stacks", stacks.join(" "));
     let discards: Vec<Option<Card>> = file.discards.iter().map(|&c| Some(c)).collect();

@@ -60,14 +60,9 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     let nsuits = v.suits.len();
     let current: u8 = goal.score(rules, state);
     let pile_left = deal.pile_left(state);
+    let order = v.play_order();
     // Card actions (plays or discards) still possible; each can add at most one to the score.
-    let slots: u8 = if rules.endless {
-        u8::MAX
-    } else if state.final_turns != NOT_FINAL {
-        state.final_turns
-    } else {
-        pile_left + rules.players
-    };
+    let slots: u8 = card_actions_left(deal, state);
     let mut in_hand: u64 = 0;
     let mut held = 0u8;
     if set.timing {
@@ -86,12 +81,26 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     let schedule = set.schedule && set.timing && !rules.endless;
     let mut first = [0u8; 72];
     let mut total = 0u8;
+    // Points the stacks whose way is still open (Up or Down, Sudoku) may add: they take no
+    // part in the timing, capacity and schedule tallies, which follow one plan card by card.
+    let mut open_gain = 0u8;
     for s in 0..nsuits as u8 {
         let top = goal.cap(s as usize);
-        let mut h = state.stacks[s as usize].min(top);
+        let stack = state.stacks[s as usize];
+        if order.is_open(stack) {
+            let reach = if set.copies {
+                order.max_reachable(s, stack, |c| deal.copies(c.kind()) != state.lost(c))
+            } else {
+                top
+            };
+            open_gain += reach - stack.height();
+            total += reach;
+            continue;
+        }
+        let mut h = stack.height().min(top);
         let mut last_slot = 0u8;
         while h < top {
-            let card = v.play_order().card_at(s, h + 1);
+            let card = order.card_at(s, stack, h + 1);
             // Above the firework, so none is played: copies left are the deck's minus the lost.
             if set.copies && deal.copies(card.kind()) == state.lost(card) {
                 break;
@@ -148,9 +157,21 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         total = total.min(current.saturating_add(slots));
     }
     if schedule {
-        total = total.min(current + most_plays(&first, slots));
+        total = total.min(current + most_plays(&first, slots) + open_gain);
     }
     total.min(perfect)
+}
+
+/// Card actions still possible, each of which can add at most one to the score: every card
+/// of the pile and one per player before the pile runs out, the turns left in the final round.
+fn card_actions_left(deal: &Deal, state: &State) -> u8 {
+    if deal.rules.endless {
+        u8::MAX
+    } else if state.final_turns != NOT_FINAL {
+        state.final_turns
+    } else {
+        deal.pile_left(state) + deal.rules.players
+    }
 }
 
 /// The most plays that fit one per action into actions `1..=slots`, when `first[a]` plays

@@ -129,7 +129,7 @@ impl Goal {
         state.stacks[..n]
             .iter()
             .zip(&self.caps[..n])
-            .map(|(&h, &c)| h.min(c))
+            .map(|(h, &c)| h.height().min(c))
             .sum()
     }
 }

@@ -100,9 +100,16 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         words: SmallVec::new(),
         used: 0,
     };
-    for (s, &h) in state.stacks[..rules.variant.suits.len()].iter().enumerate() {
-        let h = beyond.map_or(h, |g| h.min(g.cap(s)));
-        bits.push(h as u64, 3);
+    let order = rules.variant.play_order();
+    let chosen_ways = order.ways_chosen_in_play();
+    for (s, &stack) in state.stacks[..rules.variant.suits.len()].iter().enumerate() {
+        if chosen_ways {
+            // The height and the way chosen (goals are not split in these variants).
+            bits.push(stack.bits() as u64, 6);
+        } else {
+            let h = stack.height();
+            bits.push(beyond.map_or(h, |g| h.min(g.cap(s))) as u64, 3);
+        }
     }
     // Up to 15 tokens in 4 bits; Clue Starved counts up to 30 half tokens.
     bits.push(state.clues as u64, if rules.max_clues > 15 { 5 } else { 4 });
@@ -119,8 +126,8 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     };
     bits.push(fin as u64, 4);
     // A card is trash when already played, or placed above the first card of its suit with no
-    // copy left (computed once per suit rather than once per card).
-    let order = rules.variant.play_order();
+    // copy left (computed once per suit rather than once per card). Where the players choose
+    // the stacks' ways, a card has no one place: the state answers for each card.
     let mut first_gone = [u8::MAX; crate::game::card::MAX_SUITS];
     for (s, gone) in first_gone
         .iter_mut()
@@ -141,6 +148,9 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         }
     }
     let code = |c: Card| {
+        if chosen_ways {
+            return card_code(rules, state, c);
+        }
         let s = c.suit() as usize;
         if (order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s])
             && rules.variant.dead_cards_merge(c)
@@ -150,6 +160,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
             c.kind() as u8 + 2
         }
     };
+    let width = code_width(rules);
     if pool {
         let mut codes = [EMPTY; crate::game::rules::MAX_HAND * crate::game::rules::MAX_PLAYERS];
         let mut cards = 0;
@@ -163,7 +174,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
             }
             slots += (rules.hand_size as usize).max(state.hand(p).len());
         }
-        push_sorted(&mut bits, &mut codes[..slots]);
+        push_sorted(&mut bits, &mut codes[..slots], width);
         return bits;
     }
     for p in 0..rules.players as usize {
@@ -175,15 +186,27 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         push_sorted(
             &mut bits,
             &mut codes[..(rules.hand_size as usize).max(hand.len())],
+            width,
         );
     }
     bits
 }
 
 /// Writes card codes in sorted order: the order of cards in a hand never matters.
-fn push_sorted(bits: &mut Bits, codes: &mut [u8]) {
+fn push_sorted(bits: &mut Bits, codes: &mut [u8], width: u32) {
     codes.sort_unstable();
     for &c in codes.iter() {
-        bits.push(c as u64, 5);
+        bits.push(c as u64, width);
+    }
+}
+
+/// Bits per card code: five hold every kind plus the two special codes, six where the START
+/// cards of Up or Down (numbered after every other kind) are in the deck.
+#[inline]
+pub fn code_width(rules: &Rules) -> u32 {
+    if rules.variant.has_start() {
+        6
+    } else {
+        5
     }
 }

@@ -51,7 +51,7 @@ pub fn moves_toward(
         }
         let slot = i as u8;
         if code != TRASH && state.is_playable(rules, card) {
-            let pri = if order.completes(card) {
+            let pri = if order.completes(state.stacks[card.suit() as usize]) {
                 0
             } else {
                 1 + order.place(card)

@@ -283,9 +283,14 @@ struct OpenGoal {
 const MAX_GOALS: usize = 8;
 
 /// Whether the question "can the game reach `k`?" is put as one question per goal: below the
-/// perfect score, when the ways of sharing `k` are few.
+/// perfect score, when the ways of sharing `k` are few. A goal names the cards above each
+/// height, which needs each card's place fixed in advance: not where the players choose the
+/// stacks' ways (Up or Down, Sudoku).
 fn split_goals(rules: &crate::game::rules::Rules, k: u8) -> bool {
-    !rules.endless && k < rules.perfect_score() && Goal::count_splits(rules, k) <= MAX_GOALS
+    !rules.endless
+        && k < rules.perfect_score()
+        && !rules.variant.play_order().ways_chosen_in_play()
+        && Goal::count_splits(rules, k) <= MAX_GOALS
 }
 
 fn final_score(deal: &Deal, state: &State, line: &[Action]) -> u8 {

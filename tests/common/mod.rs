@@ -143,7 +143,10 @@ pub fn reference_reaches(deal: &Deal, state: &State, target: &[u8]) -> bool {
     let n = deal.rules.variant.suits.len();
     let met = |s: &State| {
         (s.outcome != hanabi_solver::state::Outcome::Lost
-            && s.stacks[..n].iter().zip(target).all(|(h, t)| h >= t)) as u8
+            && s.stacks[..n]
+                .iter()
+                .zip(target)
+                .all(|(h, &t)| h.height() >= t)) as u8
     };
     reference_by(deal, state, &met, &mut HashMap::new()) == 1
 }
