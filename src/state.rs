@@ -6,7 +6,7 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
-use crate::game::card::{Card, KINDS, MAX_SUITS};
+use crate::game::card::{Card, KINDS, MAX_SUITS, RANKED_KINDS};
 use crate::game::play::Stack;
 use crate::game::rules::{Rules, MAX_HAND, MAX_PLAYERS};
 
@@ -196,8 +196,11 @@ pub struct State {
     hand_len: [u8; MAX_PLAYERS],
     /// Each firework (its height, and the way it goes where the players choose it).
     pub stacks: [Stack; MAX_SUITS],
-    /// Copies of each card kind discarded or misplayed, two bits per kind.
-    lost: u128,
+    /// Copies of each card kind discarded or misplayed, two bits per kind; the START cards'
+    /// (kinds from [`RANKED_KINDS`] on) in `lost_start`, so that the common kinds stay in one
+    /// word.
+    lost: u64,
+    lost_start: u16,
     /// Clue tokens available, in the variant's units ([`crate::game::tokens::TokenRules`]).
     pub clues: u8,
     /// The type of the last clue given (`Some(true)` colour, `Some(false)` rank, `None` before
@@ -223,6 +226,7 @@ impl State {
             hand_len: [0; MAX_PLAYERS],
             stacks: [Stack::EMPTY; MAX_SUITS],
             lost: 0,
+            lost_start: 0,
             clues: 0,
             last_clue: None,
             strikes: 0,
@@ -244,9 +248,15 @@ impl State {
 
     /// Records `count` more copies of `card` as lost (discarded or misplayed). For positions.
     pub fn add_lost(&mut self, card: Card, count: u8) {
-        let shift = 2 * card.kind();
-        let now = (self.lost >> shift) & 3;
-        self.lost = (self.lost & !(3 << shift)) | (((now + count as u128) & 3) << shift);
+        let total = (self.lost(card) + count) & 3;
+        let k = card.kind();
+        if k < RANKED_KINDS {
+            let shift = 2 * k;
+            self.lost = (self.lost & !(3 << shift)) | (u64::from(total) << shift);
+        } else {
+            let shift = 2 * (k - RANKED_KINDS);
+            self.lost_start = (self.lost_start & !(3 << shift)) | (u16::from(total) << shift);
+        }
     }
 
     /// The same position with every hand sorted and the turn counter cleared: hand order and
@@ -270,7 +280,12 @@ impl State {
     /// Copies of `card`'s kind discarded or misplayed.
     #[inline]
     pub fn lost(&self, card: Card) -> u8 {
-        ((self.lost >> (2 * card.kind())) & 3) as u8
+        let k = card.kind();
+        if k < RANKED_KINDS {
+            ((self.lost >> (2 * k)) & 3) as u8
+        } else {
+            ((self.lost_start >> (2 * (k - RANKED_KINDS))) & 3) as u8
+        }
     }
 
     /// Copies of `card` not yet played nor lost: in hands or still in the pile.
@@ -640,7 +655,12 @@ impl State {
     /// still needed loses the game.
     #[inline]
     fn lose(&mut self, rules: &Rules, card: Card) {
-        self.lost += 1 << (2 * card.kind());
+        let k = card.kind();
+        if k < RANKED_KINDS {
+            self.lost += 1 << (2 * k);
+        } else {
+            self.lost_start += 1 << (2 * (k - RANKED_KINDS));
+        }
         if rules.endless {
             let order = rules.variant.play_order();
             let needed_and_gone = if order.ways_chosen_in_play() {

@@ -14,7 +14,9 @@ pub const START: u8 = 6;
 /// Number of card kinds (suit and rank pairs) any variant can have: the length of every
 /// per-kind table. The START cards come after every ranked kind, so variants without them
 /// keep their kinds below `MAX_SUITS * MAX_RANK` (and their table keys narrow).
-pub const KINDS: usize = MAX_SUITS * MAX_RANK + MAX_SUITS;
+pub const KINDS: usize = RANKED_KINDS + MAX_SUITS;
+/// The kinds of the ranked cards, numbered before the START cards.
+pub const RANKED_KINDS: usize = MAX_SUITS * MAX_RANK;
 
 /// A set of card kinds, one bit per [`Card::kind`].
 pub type KindSet = u64;
@@ -70,13 +72,9 @@ impl Card {
 
     /// Dense index of the card's kind in `0..KINDS`: `suit * MAX_RANK + rank - 1`, and the
     /// START cards after all of those.
-    #[inline]
+    #[inline(always)]
     pub const fn kind(self) -> usize {
-        if self.is_start() {
-            MAX_SUITS * MAX_RANK + self.suit() as usize
-        } else {
-            (self.suit() as usize) * MAX_RANK + self.rank() as usize - 1
-        }
+        KIND_OF[self.0 as usize] as usize
     }
 
     /// The card's kind as a one-element [`KindSet`].
@@ -88,13 +86,30 @@ impl Card {
     /// The card of a kind index (the inverse of [`Card::kind`]).
     #[inline]
     pub const fn from_kind(kind: usize) -> Card {
-        if kind >= MAX_SUITS * MAX_RANK {
-            Card::start((kind - MAX_SUITS * MAX_RANK) as u8)
+        if kind >= RANKED_KINDS {
+            Card::start((kind - RANKED_KINDS) as u8)
         } else {
             Card::new((kind / MAX_RANK) as u8, (kind % MAX_RANK) as u8 + 1)
         }
     }
 }
+
+/// [`Card::kind`] of every card byte, looked up rather than computed: one load, no branch for
+/// the START cards. Bytes that are no card map to 0.
+const KIND_OF: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut b = 0;
+    while b < 64 {
+        let (suit, rank) = (b >> 3, b & 7);
+        if suit < MAX_SUITS && rank >= 1 && rank <= MAX_RANK {
+            table[b] = (suit * MAX_RANK + rank - 1) as u8;
+        } else if suit < MAX_SUITS && rank == START as usize {
+            table[b] = (RANKED_KINDS + suit) as u8;
+        }
+        b += 1;
+    }
+    table
+};
 
 impl fmt::Debug for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -224,17 +224,28 @@ impl PlayOrder {
     /// The card that goes on stack `suit` at `place` (1-based) when it follows `plan`: a stack
     /// whose way is chosen, or one whose way is open but whose cards up to `place` are
     /// the same in every plan.
-    #[inline]
+    ///
+    /// Each question below answers the one-way orders inline and hands the others to an
+    /// out-of-line function, so that the search's hot loop stays as small as it was before
+    /// the players could choose a stack's way.
+    #[inline(always)]
     pub const fn card_at(self, suit: u8, plan: Stack, place: u8) -> Card {
-        let n = self.stack_size;
         match self.rule {
             Rule::Fixed => {
                 if self.is_reversed(suit) {
-                    Card::new(suit, n + 1 - place)
+                    Card::new(suit, self.stack_size + 1 - place)
                 } else {
                     Card::new(suit, place)
                 }
             }
+            _ => self.chosen_card_at(suit, plan, place),
+        }
+    }
+
+    /// [`PlayOrder::card_at`] in Up or Down and Sudoku.
+    const fn chosen_card_at(self, suit: u8, plan: Stack, place: u8) -> Card {
+        let n = self.stack_size;
+        match self.rule {
             Rule::UpOrDown => match plan.way() {
                 up_or_down::OPEN => Card::start(suit),
                 _ if place == 1
@@ -245,7 +256,7 @@ impl PlayOrder {
                 up_or_down::UP | up_or_down::START_UP => Card::new(suit, place),
                 _ => Card::new(suit, n + 1 - place),
             },
-            Rule::Sudoku => Card::new(suit, (plan.way() + place - 2) % n + 1),
+            _ => Card::new(suit, (plan.way() + place - 2) % n + 1),
         }
     }
 
@@ -288,22 +299,26 @@ impl PlayOrder {
 
     /// Whether `card` can be played on `stack` (its suit's): it takes the next place of some
     /// plan of the stack. For Sudoku, see also [`PlayOrder::can_play`].
-    #[inline]
+    #[inline(always)]
     pub fn is_playable(self, stack: Stack, card: Card) -> bool {
-        let next = stack.height() + 1;
         match self.rule {
-            Rule::Fixed => self.fixed_place(card) == next,
-            _ => self
-                .plans(stack)
-                .iter()
-                .any(|p| self.place_in(p, card) == Some(next)),
+            Rule::Fixed => self.fixed_place(card) == stack.height() + 1,
+            _ => self.chosen_is_playable(stack, card),
         }
+    }
+
+    #[inline(never)]
+    fn chosen_is_playable(self, stack: Stack, card: Card) -> bool {
+        let next = stack.height() + 1;
+        self.plans(stack)
+            .iter()
+            .any(|p| self.place_in(p, card) == Some(next))
     }
 
     /// Whether `card` can be played now, given every stack (`stacks`, indexed by suit): as
     /// [`PlayOrder::is_playable`], and in Sudoku a card starting a stack must not have the rank
     /// another stack started at.
-    #[inline]
+    #[inline(always)]
     pub fn can_play(self, stacks: &[Stack], card: Card) -> bool {
         let stack = stacks[card.suit() as usize];
         self.is_playable(stack, card)
@@ -314,12 +329,17 @@ impl PlayOrder {
 
     /// The stack after `card` is played on it (which must be playable): one card higher, and
     /// with its way chosen once only one plan fits the cards on it.
-    #[inline]
+    #[inline(always)]
     pub fn after_play(self, stack: Stack, card: Card) -> Stack {
-        let next = stack.height() + 1;
-        if matches!(self.rule, Rule::Fixed) {
-            return Stack::of_height(next);
+        match self.rule {
+            Rule::Fixed => Stack::of_height(stack.height() + 1),
+            _ => self.chosen_after_play(stack, card),
         }
+    }
+
+    #[inline(never)]
+    fn chosen_after_play(self, stack: Stack, card: Card) -> Stack {
+        let next = stack.height() + 1;
         let plans = self.plans(stack);
         let mut fits = plans
             .iter()
@@ -331,19 +351,22 @@ impl PlayOrder {
     }
 
     /// Whether `card` is already on `stack` (a copy of it counts as played).
-    #[inline]
+    #[inline(always)]
     pub fn is_played(self, stack: Stack, card: Card) -> bool {
-        let h = stack.height();
         match self.rule {
-            Rule::Fixed => self.fixed_place(card) <= h,
-            // Every plan of a stack agrees on the cards already on it.
-            _ => {
-                h > 0
-                    && self
-                        .place_in(self.plans(stack).list[0], card)
-                        .is_some_and(|q| q <= h)
-            }
+            Rule::Fixed => self.fixed_place(card) <= stack.height(),
+            _ => self.chosen_is_played(stack, card),
         }
+    }
+
+    #[inline(never)]
+    fn chosen_is_played(self, stack: Stack, card: Card) -> bool {
+        let h = stack.height();
+        // Every plan of a stack agrees on the cards already on it.
+        h > 0
+            && self
+                .place_in(self.plans(stack).list[0], card)
+                .is_some_and(|q| q <= h)
     }
 
     /// Whether the next card played on `stack` finishes it (and gives back a token).
@@ -355,8 +378,28 @@ impl PlayOrder {
     /// Whether `card` can never be played on `stack`: it is already played, or in every plan
     /// of the stack it has no place above the stack, or a card it needs before it has no copy
     /// left (`copy_left`).
-    #[inline]
+    #[inline(always)]
     pub fn is_dead(self, stack: Stack, card: Card, copy_left: impl Fn(Card) -> bool) -> bool {
+        if !matches!(self.rule, Rule::Fixed) {
+            return self.chosen_is_dead(stack, card, &copy_left);
+        }
+        let h = stack.height();
+        let q = self.fixed_place(card);
+        if q <= h {
+            return true;
+        }
+        let mut p = h + 1;
+        while p < q {
+            if !copy_left(self.card_at(card.suit(), stack, p)) {
+                return true;
+            }
+            p += 1;
+        }
+        false
+    }
+
+    #[inline(never)]
+    fn chosen_is_dead(self, stack: Stack, card: Card, copy_left: &dyn Fn(Card) -> bool) -> bool {
         let h = stack.height();
         let s = card.suit();
         !self.plans(stack).iter().any(|plan| {
@@ -367,15 +410,33 @@ impl PlayOrder {
 
     /// The height stack `suit` can still reach from `stack`: in the best of its plans, up to
     /// the first place whose card has no copy left (`copy_left`).
-    #[inline]
+    #[inline(always)]
     pub fn max_reachable(self, suit: u8, stack: Stack, copy_left: impl Fn(Card) -> bool) -> u8 {
+        if !matches!(self.rule, Rule::Fixed) {
+            return self.chosen_max_reachable(suit, stack, &copy_left);
+        }
+        self.reach_in(suit, stack, stack, &copy_left)
+    }
+
+    /// How high `stack` gets following `plan`: up to the first place whose card has no copy
+    /// left.
+    #[inline(always)]
+    fn reach_in(self, suit: u8, stack: Stack, plan: Stack, copy_left: impl Fn(Card) -> bool) -> u8 {
+        let mut p = stack.height() + 1;
+        while p <= self.stack_size {
+            if !copy_left(self.card_at(suit, plan, p)) {
+                return p - 1;
+            }
+            p += 1;
+        }
+        self.stack_size
+    }
+
+    #[inline(never)]
+    fn chosen_max_reachable(self, suit: u8, stack: Stack, copy_left: &dyn Fn(Card) -> bool) -> u8 {
         self.plans(stack)
             .iter()
-            .map(|plan| {
-                (stack.height() + 1..=self.stack_size)
-                    .find(|&p| !copy_left(self.card_at(suit, plan, p)))
-                    .map_or(self.stack_size, |p| p - 1)
-            })
+            .map(|plan| self.reach_in(suit, stack, plan, copy_left))
             .max()
             .unwrap_or(stack.height())
     }

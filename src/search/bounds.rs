@@ -88,11 +88,7 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         let top = goal.cap(s as usize);
         let stack = state.stacks[s as usize];
         if order.is_open(stack) {
-            let reach = if set.copies {
-                order.max_reachable(s, stack, |c| deal.copies(c.kind()) != state.lost(c))
-            } else {
-                top
-            };
+            let reach = open_reach(deal, state, s, set.copies, top);
             open_gain += reach - stack.height();
             total += reach;
             continue;
@@ -101,16 +97,17 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         let mut last_slot = 0u8;
         while h < top {
             let card = order.card_at(s, stack, h + 1);
+            let kind = card.kind();
             // Above the firework, so none is played: copies left are the deck's minus the lost.
-            if set.copies && deal.copies(card.kind()) == state.lost(card) {
+            if set.copies && deal.copies(kind) == state.lost(card) {
                 break;
             }
             if set.timing && !rules.endless {
                 // The first card action at which this card could be played.
-                let earliest = if in_hand & (1 << card.kind()) != 0 {
+                let earliest = if in_hand & (1 << kind) != 0 {
                     1
                 } else {
-                    match deal.next_copy(state.drawn, card.kind()) {
+                    match deal.next_copy(state.drawn, kind) {
                         None => break,
                         Some(j) => {
                             let offset = j - state.drawn;
@@ -135,7 +132,7 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
                 if capacity {
                     // Held from the action after its last copy is drawn (or now) until `slot`.
                     let from = deal
-                        .last_copy(state.drawn, card.kind())
+                        .last_copy(state.drawn, kind)
                         .map_or(1, |j| j - state.drawn + 2);
                     if from < slot {
                         keep[from as usize] += 1;
@@ -160,6 +157,22 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         total = total.min(current + most_plays(&first, slots) + open_gain);
     }
     total.min(perfect)
+}
+
+/// The most an open stack (Up or Down, Sudoku) of suit `s` can reach: the best of its ways
+/// under the copies bound (with `copies`), else `top`. Kept out of [`goal_bound`]'s loop, which
+/// most variants never take this way.
+#[inline(never)]
+fn open_reach(deal: &Deal, state: &State, s: u8, copies: bool, top: u8) -> u8 {
+    if !copies {
+        return top;
+    }
+    deal.rules
+        .variant
+        .play_order()
+        .max_reachable(s, state.stacks[s as usize], |c| {
+            deal.copies(c.kind()) != state.lost(c)
+        })
 }
 
 /// Card actions still possible, each of which can add at most one to the score: every card

@@ -43,6 +43,13 @@ pub fn code_toward(rules: &Rules, state: &State, card: Card, beyond: Option<&Goa
     }
 }
 
+/// [`card_code`] where the players choose the stacks' ways, out of line: there a card has no
+/// one place, so the state answers card by card, and [`pack`]'s loop stays small elsewhere.
+#[inline(never)]
+fn chosen_way_code(rules: &Rules, state: &State, card: Card) -> u8 {
+    card_code(rules, state, card)
+}
+
 struct Bits {
     words: Key,
     used: u32,
@@ -149,7 +156,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     }
     let code = |c: Card| {
         if chosen_ways {
-            return card_code(rules, state, c);
+            return chosen_way_code(rules, state, c);
         }
         let s = c.suit() as usize;
         if (order.is_played(state.stacks[s], c) || order.place(c) > first_gone[s])
@@ -174,7 +181,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
             }
             slots += (rules.hand_size as usize).max(state.hand(p).len());
         }
-        push_sorted(&mut bits, &mut codes[..slots], width);
+        push_codes(&mut bits, &mut codes[..slots], width);
         return bits;
     }
     for p in 0..rules.players as usize {
@@ -183,7 +190,7 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
         for (i, &c) in hand.iter().enumerate() {
             codes[i] = code(c);
         }
-        push_sorted(
+        push_codes(
             &mut bits,
             &mut codes[..(rules.hand_size as usize).max(hand.len())],
             width,
@@ -192,11 +199,21 @@ fn pack(deal: &Deal, state: &State, beyond: Option<&Goal>, pool: bool) -> Bits {
     bits
 }
 
+/// Writes card codes `width` bits each ([`code_width`]), in sorted order.
+#[inline]
+fn push_codes(bits: &mut Bits, codes: &mut [u8], width: u32) {
+    if width == 5 {
+        push_sorted::<5>(bits, codes);
+    } else {
+        push_sorted::<6>(bits, codes);
+    }
+}
+
 /// Writes card codes in sorted order: the order of cards in a hand never matters.
-fn push_sorted(bits: &mut Bits, codes: &mut [u8], width: u32) {
+fn push_sorted<const WIDTH: u32>(bits: &mut Bits, codes: &mut [u8]) {
     codes.sort_unstable();
     for &c in codes.iter() {
-        bits.push(c as u64, width);
+        bits.push(c as u64, WIDTH);
     }
 }
 
