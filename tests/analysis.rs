@@ -341,6 +341,13 @@ fn a_seed_line_exports_and_writes_positions_of_itself() {
     assert!(later.starts_with("# seed p2v0s1: the position before turn 3 of an optimal line\n"));
     let written = position::read(&later).unwrap();
     assert_eq!(written.turn, 0, "two turns later, Alice is to move again");
+    let n = report.actions.len();
+    for turn in [0, n + 1] {
+        match p.position_on_line(&report.actions, turn) {
+            Err(AnalysisError::NotOnLine { first, last, .. }) => assert_eq!((first, last), (1, n)),
+            other => panic!("turn {turn}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -49,6 +49,13 @@ pub enum AnalysisError {
     /// An export of a position without its history.
     #[error("--export needs a whole game: a seed, --deck or a hanab.live game export, not a position file")]
     NotAWholeGame,
+    /// A turn asked of a line that does not have it.
+    #[error("--write-turn {turn}: the line's turns are {first} to {last}")]
+    NotOnLine {
+        turn: usize,
+        first: usize,
+        last: usize,
+    },
     #[error("{label}: {error}")]
     Exact { label: String, error: ExactError },
     #[error("{label}: {error}")]

@@ -199,13 +199,18 @@ impl Problem {
 
     /// The position file of the position before `turn` of `line` played from this problem's
     /// position (turns numbered from [`Problem::first_turn`]), headed by a comment that says
-    /// where it comes from. The caller checks that `turn` is one of the line's.
+    /// where it comes from.
     pub fn position_on_line(&self, line: &[Action], turn: usize) -> Result<String, AnalysisError> {
+        let first = self.first_turn;
+        if turn < first || turn >= first + line.len() {
+            let last = (first + line.len()).saturating_sub(1);
+            return Err(AnalysisError::NotOnLine { turn, first, last });
+        }
         let mut s = self.state;
-        for &a in &line[..turn - self.first_turn] {
+        for &a in &line[..turn - first] {
             s = s.apply(&self.deal, a).map_err(AnalysisError::Internal)?;
         }
-        let mut text = if turn == self.first_turn {
+        let mut text = if turn == first {
             format!("# {}\n", self.label)
         } else {
             format!(

@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::game::card::Card;
 use crate::game::rules::{score_words, Rules};
 use crate::line::{describe, Step};
 use crate::search::reason::LossReason;
@@ -139,8 +140,7 @@ impl SolveReport {
         for s in &mut steps {
             s.turn += problem.first_turn - 1;
         }
-        let cards =
-            |cs: &[crate::game::card::Card]| cs.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>();
+        let cards = |cs: &[Card]| cs.iter().map(|&c| v.card_name(c)).collect::<Vec<_>>();
         let position = (problem.in_progress || problem.game.is_some()).then(|| PositionReport {
             clues: ClueTokens::of(rules, state.clues),
             final_turns: (state.final_turns != NOT_FINAL).then_some(state.final_turns),
