@@ -18,16 +18,16 @@ use super::AnalysisError;
 
 /// What the first line of a hidden-card report says of the position.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Setting {
+pub struct GameSetting {
     pub players: u8,
     pub variant: String,
     pub hand_size: u8,
 }
 
-impl Setting {
-    fn of(viewed: &ViewedPosition) -> Setting {
+impl GameSetting {
+    fn of(viewed: &ViewedPosition) -> GameSetting {
         let rules = &viewed.position.rules;
-        Setting {
+        GameSetting {
             players: rules.players,
             variant: rules.variant.name.clone(),
             hand_size: rules.hand_size,
@@ -66,7 +66,7 @@ pub struct ExactReport {
     pub table_entries: usize,
     pub to_move: String,
     #[serde(skip)]
-    pub setting: Setting,
+    pub setting: GameSetting,
 }
 
 /// One action's exact values, as a number and as a fraction.
@@ -115,7 +115,7 @@ impl ExactReport {
             seconds: result.seconds,
             table_entries: result.table_entries,
             to_move: pos.names[pos.turn as usize].clone(),
-            setting: Setting::of(viewed),
+            setting: GameSetting::of(viewed),
         })
     }
 }
@@ -190,7 +190,7 @@ pub struct SampleReport {
     /// Solves, over every action and sample, stopped at a limit before they were proven.
     pub unproven: usize,
     #[serde(skip)]
-    pub setting: Setting,
+    pub setting: GameSetting,
 }
 
 /// One action's estimate.
@@ -262,7 +262,7 @@ impl SampleReport {
             samples: estimate.samples,
             to_move: pos.names[pos.turn as usize].clone(),
             unproven: estimate.moves.iter().map(|m| m.unproven).sum(),
-            setting: Setting::of(viewed),
+            setting: GameSetting::of(viewed),
         })
     }
 }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::analysis::seed_record;
+use hanabi_solver::analysis::{seed_record, AnalysisError};
 use hanabi_solver::batch::{self, Entry, Game, Record, Shard, Summary};
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::SolveConfig;
@@ -483,7 +483,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     let bar = progress(todo.len());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<anyhow::Result<Record>>();
+    let (tx, rx) = mpsc::channel::<Result<Record, AnalysisError>>();
     let mut new: Vec<Entry> = Vec::new();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
@@ -498,12 +498,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if tx
-                        .send(
-                            seed_record(&name(i), rules, game, config).map_err(anyhow::Error::from),
-                        )
-                        .is_err()
-                    {
+                    if tx.send(seed_record(&name(i), rules, game, config)).is_err() {
                         break;
                     }
                 }
@@ -516,7 +511,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                 Ok(r) => r,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e);
+                    failure.get_or_insert(e.into());
                     continue;
                 }
             };
