@@ -1,6 +1,7 @@
 //! hanabi-solver: an exact model of Hanabi (hanab.live's rules and variants) and a solver that
 //! finds the maximum score of a deal when every card is known.
 
+pub mod analysis;
 pub mod batch;
 pub mod benchset;
 pub mod error;

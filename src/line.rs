@@ -7,26 +7,29 @@ use crate::game::rules::Rules;
 use crate::state::{Action, Deal, Outcome, State};
 
 /// One turn of a line.
-#[derive(Clone, Debug, Serialize)]
+///
+/// The fields are in alphabetical order: `solve --json` has always printed their keys so (they
+/// were once gathered in a sorted map).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Step {
-    /// 1-based turn number.
-    pub turn: usize,
-    /// Seat of the mover.
-    pub seat: u8,
-    pub player: String,
     /// `play`, `discard` or `clue`.
     pub action: &'static str,
     /// The card played or discarded (`r1`); absent for clues.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
-    /// The play failed: a strike.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub misplay: bool,
     /// The card was the pile's last, played blind (deck-plays option).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deck_play: bool,
+    /// The play failed: a strike.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub misplay: bool,
+    pub player: String,
+    /// Seat of the mover.
+    pub seat: u8,
     /// The turn in words, e.g. "Alice plays r1".
     pub text: String,
+    /// 1-based turn number.
+    pub turn: usize,
 }
 
 /// The card an action moves, if any.

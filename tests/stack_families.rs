@@ -1168,3 +1168,182 @@ fn sudoku_follows_the_rules_text() {
     );
     check_strikes(name, &[(r, 3), (r, 4), (r, 1), (r, 2), (g, 1)], ".....");
 }
+
+/// Plays one action of a hanab.live export (`type` 0 play, 1 discard, 2 colour clue, 3 rank
+/// clue; `target` a deck order or a seat) through the referee.
+fn referee_step(r: &mut Referee, a: &serde_json::Value) -> Result<(), String> {
+    let target = a["target"].as_u64().ok_or("no target")? as usize;
+    let value = a["value"].as_u64().unwrap_or(0);
+    match a["type"].as_u64() {
+        Some(0) => r.play_or_discard(target, true)?,
+        Some(1) => r.play_or_discard(target, false)?,
+        Some(2) => r.clue(target, Clue::Colour(value as usize))?,
+        Some(3) => r.clue(target, Clue::Rank(value as u8))?,
+        other => return Err(format!("unexpected action type {other:?}")),
+    }
+    r.after_action();
+    Ok(())
+}
+
+/// What the command line gives for a full game of these families, as a player uses it: a seed
+/// solved and exported plays through the referee and `replay` to the solver's score; the game
+/// at a turn, written as a position file (stacks as their cards, `r=S43`), solves to the same
+/// answer as the game itself at that turn; and the hidden-card modes run on that position.
+#[test]
+fn exported_games_replay_and_positions_round_trip() {
+    use common::{run, TempFile};
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut chosen_stacks = 0;
+    let mut exact_runs = 0;
+    for name in [
+        "Up or Down (5 Suits)",
+        "Up or Down & Black (6 Suits)",
+        "Sudoku (5 Suits)",
+        "Sudoku (4 Suits)",
+    ] {
+        let f = facts(name);
+        for players in [2, 4] {
+            let seed = format!("p{players}v{}s3", f.id);
+            let file = TempFile::new(&format!("{seed}.json"));
+            let answer = json(&["solve", &seed, "--export", file.path(), "--json"]);
+            assert_eq!(answer["proven"], true, "{seed}");
+            let score = answer["max_score"].as_u64().unwrap() as u32;
+            let game: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(file.path()).unwrap()).unwrap();
+            let deck = common::site_cards(&game["deck"]);
+            let mut referee = Referee::new(f, &deck, Limits::site(players));
+            let actions = game["actions"].as_array().unwrap();
+            for (i, a) in actions.iter().enumerate() {
+                if a["type"] == 4 {
+                    break;
+                }
+                referee_step(&mut referee, a)
+                    .unwrap_or_else(|e| panic!("{seed}: turn {}: {a}: {e}", i + 1));
+            }
+            assert_eq!(referee.score(), score, "{seed}: the referee's score");
+            chosen_stacks += unusual_stacks(&referee);
+            let replay = json(&["replay", file.path(), "--json"]);
+            assert_eq!(replay["score"], score, "{seed}: replay's score");
+
+            // The game at a turn a third of the way in, as the game and as a position file.
+            let turn = (actions.len() / 3).max(2).to_string();
+            let at_turn = json(&["solve", file.path(), "--turn", &turn, "--json"]);
+            let position = TempFile::new(&format!("{seed}-{turn}.hanabi"));
+            let out = run(&[
+                "solve",
+                file.path(),
+                "--turn",
+                &turn,
+                "--write-position",
+                position.path(),
+            ]);
+            assert!(out.status.success(), "{seed}: {out:?}");
+            let text = std::fs::read_to_string(position.path()).unwrap();
+            let from_file = json(&["solve", position.path(), "--json"]);
+            assert_eq!(
+                from_file["max_score"], at_turn["max_score"],
+                "{seed} at turn {turn}:\n{text}"
+            );
+            assert_eq!(
+                at_turn["max_score"], score,
+                "{seed}: an optimal line keeps its score"
+            );
+            // Hidden cards: the pile hidden (exact) at the first turn with at most 8 cards left
+            // in it, if the game gets there, and sampled fillings.
+            let hand_size = Limits::site(players).hand_size;
+            let mut pile = deck.len() - players * hand_size;
+            let mut late = None;
+            for (i, a) in actions.iter().enumerate() {
+                if a["type"] == 4 {
+                    break;
+                }
+                if pile <= 8 {
+                    late = Some(i + 1);
+                    break;
+                }
+                if a["type"].as_u64().unwrap() <= 1 {
+                    pile -= 1;
+                }
+            }
+            if let Some(late) = late {
+                let late = late.to_string();
+                let exact = json(&[
+                    "solve",
+                    file.path(),
+                    "--turn",
+                    &late,
+                    "--view",
+                    "cheat",
+                    "--exact",
+                    "--time-limit",
+                    "20",
+                    "--json",
+                ]);
+                assert!(exact.is_object(), "{seed}: {exact}");
+                exact_runs += 1;
+            }
+            let sampled = json(&[
+                "solve",
+                position.path(),
+                "--samples",
+                "3",
+                "--threads",
+                "1",
+                "--max-nodes",
+                "100000",
+                "--json",
+            ]);
+            assert!(sampled.is_object(), "{seed}: {sampled}");
+        }
+    }
+    // Some of these lines go down or start with START (Up or Down), or start above 1 (Sudoku).
+    assert!(chosen_stacks > 0, "{chosen_stacks}");
+    assert!(exact_runs >= 4, "{exact_runs}");
+}
+
+/// `replay` follows the site's stack rules on a hand-made Up or Down game: a 3 after START is a
+/// strike, a 2 after START starts the stack going up.
+#[test]
+fn replay_strikes_a_card_that_does_not_fit_its_stack() {
+    use common::{run, TempFile};
+    let name = "Up or Down (5 Suits)";
+    // Alice holds r START, r3, r2 and two blues; Bob five greens.
+    let mut deck: Vec<SiteCard> = vec![(0, START_SITE), (0, 3), (0, 2), (3, 1), (3, 2)];
+    deck.extend([(2, 1), (2, 2), (2, 3), (2, 4), (2, 5)]);
+    let mut rest = facts(name).deck();
+    for c in &deck {
+        let i = rest.iter().position(|x| x == c).unwrap();
+        rest.remove(i);
+    }
+    deck.extend(rest);
+    let cards: Vec<serde_json::Value> = deck
+        .iter()
+        .map(|&(s, r)| serde_json::json!({"suitIndex": s, "rank": r}))
+        .collect();
+    let play = |order: usize| serde_json::json!({"type": 0, "target": order});
+    let actions = vec![play(0), play(5), play(1), play(6), play(2)];
+    let game = serde_json::json!({
+        "players": ["Alice", "Bob"],
+        "deck": cards,
+        "actions": actions,
+        "options": {"variant": name},
+    });
+    let file = TempFile::with_text("up-or-down-strike.json", &game.to_string());
+    let out = run(&["replay", file.path(), "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let replay: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // START, g1, r3 (a strike), g2, r2: red START 2, green 1 2.
+    assert_eq!(replay["score"], 4, "{replay}");
+    let said: Vec<&str> = replay["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["action"].as_str().unwrap())
+        .collect();
+    assert!(said[2].contains("r3: misplay (strike 1)"), "{said:?}");
+    assert!(!said[4].contains("misplay"), "{said:?}");
+}

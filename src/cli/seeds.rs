@@ -18,12 +18,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::batch::{self, Entry, Game, Outcome, Record, Shard, Summary};
-use hanabi_solver::game::rules::Rules;
-use hanabi_solver::search::reason::{loss_reason, LossReason, REASON_NODES};
-use hanabi_solver::search::{solve, SolveConfig};
-use hanabi_solver::seed::shuffled_deck;
-use hanabi_solver::state::Deal;
+use hanabi_solver::analysis::{seed_record, AnalysisError};
+use hanabi_solver::batch::{self, Entry, Game, Record, Shard, Summary};
+use hanabi_solver::search::reason::LossReason;
+use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -83,41 +81,6 @@ pub struct SeedsArgs {
         conflicts_with_all = ["count", "out", "shard", "prefix"]
     )]
     pub summarize: Vec<PathBuf>,
-}
-
-/// Solves one seed and checks that the line reaches the score claimed; for a deal proven not
-/// winnable, also finds why.
-fn solve_seed(
-    seed: &str,
-    rules: &Rules,
-    game: &Game,
-    config: &SolveConfig,
-) -> anyhow::Result<Record> {
-    let deck = shuffled_deck(seed, &rules.variant);
-    let (deal, state) = Deal::from_deck(rules.clone(), &deck)?;
-    let solution = solve(&deal, &state, config);
-    let mut s = state;
-    for (i, &a) in solution.line.iter().enumerate() {
-        s = s
-            .apply(&deal, a)
-            .map_err(|e| anyhow!("internal error: seed {seed}: line action {i} is illegal: {e}"))?;
-    }
-    if !s.is_over() || s.score(rules) != solution.lower_bound {
-        bail!(
-            "internal error: seed {seed}: the line does not finish the game at the score the search claims ({})",
-            solution.lower_bound
-        );
-    }
-    let mut outcome = Outcome::of(&solution);
-    if solution.proven && !solution.winnable() {
-        outcome.reason = loss_reason(&deal, &state, REASON_NODES).map(|r| r.name().to_string());
-    }
-    Ok(Record {
-        seed: seed.to_string(),
-        game: game.clone(),
-        deck: deck.iter().map(|&c| rules.variant.card_name(c)).collect(),
-        outcome,
-    })
 }
 
 /// The most seeds one run solves: the numbers still to do are listed in memory.
@@ -520,7 +483,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     let bar = progress(todo.len());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<anyhow::Result<Record>>();
+    let (tx, rx) = mpsc::channel::<Result<Record, AnalysisError>>();
     let mut new: Vec<Entry> = Vec::new();
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
@@ -535,7 +498,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                     let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if tx.send(solve_seed(&name(i), rules, game, config)).is_err() {
+                    if tx.send(seed_record(&name(i), rules, game, config)).is_err() {
                         break;
                     }
                 }
@@ -548,7 +511,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                 Ok(r) => r,
                 Err(e) => {
                     stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e);
+                    failure.get_or_insert(e.into());
                     continue;
                 }
             };

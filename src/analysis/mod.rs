@@ -1,0 +1,100 @@
+//! Analysis of one position: what is solved (a seed, a deck, a position file, a hanab.live game
+//! at a turn) as which player sees it, the search run on it, and a report of the answer that
+//! serializes itself and reads as text.
+//!
+//! The command line only turns its arguments into a [`Source`] and a [`View`] and prints the
+//! report that comes back, so that anything else that solves positions (the seeds of a batch,
+//! every turn of a game under review) asks the same questions and gets the same answers.
+
+mod error;
+pub mod hidden_cards;
+pub mod problem;
+pub mod report;
+pub mod view;
+
+use std::time::{Duration, Instant};
+
+pub use error::AnalysisError;
+pub use hidden_cards::{ExactReport, SampleReport};
+pub use problem::{GameTurn, Problem, Source};
+pub use report::{PositionReport, SolveReport};
+pub use view::{View, ViewedPosition};
+
+use crate::batch::{Game, Outcome, Record};
+use crate::game::rules::Rules;
+use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
+use crate::search::{self, Solution, SolveConfig};
+
+/// Solves `problem` within `config`'s limits and reports the answer, its line checked against
+/// the rules. `deadline`, the end of the caller's whole time, also bounds the search for why a
+/// position proven not winnable is lost.
+pub fn solve(
+    problem: &Problem,
+    config: &SolveConfig,
+    deadline: Option<Instant>,
+) -> Result<SolveReport, AnalysisError> {
+    let solution = search::solve(&problem.deal, &problem.state, config);
+    let reason = loss_reason(problem, &solution, deadline);
+    SolveReport::new(problem, &solution, reason)
+}
+
+/// For a problem `solution` proves not winnable: the first test that rules the perfect score
+/// out, or `None` when none decides within the usual node limit or before `deadline`.
+pub fn loss_reason(
+    problem: &Problem,
+    solution: &Solution,
+    deadline: Option<Instant>,
+) -> Option<LossReason> {
+    if solution.proven && !solution.winnable() {
+        loss_reason_until(&problem.deal, &problem.state, REASON_NODES, deadline)
+    } else {
+        None
+    }
+}
+
+/// Solves the deal of `seed` under `rules` as one record of a batch of seeds (`game` says which
+/// rules they are), after checking that the line finishes the game at the score claimed.
+pub fn seed_record(
+    seed: &str,
+    rules: &Rules,
+    game: &Game,
+    config: &SolveConfig,
+) -> Result<Record, AnalysisError> {
+    let problem = Problem::from_seed(seed, rules.clone())?;
+    let (deal, state) = (&problem.deal, &problem.state);
+    let solution = search::solve(deal, state, config);
+    let mut s = *state;
+    for (i, &a) in solution.line.iter().enumerate() {
+        s = s.apply(deal, a).map_err(|e| {
+            AnalysisError::Internal(format!("seed {seed}: line action {i} is illegal: {e}"))
+        })?;
+    }
+    if !s.is_over() || s.score(rules) != solution.lower_bound {
+        return Err(AnalysisError::Internal(format!(
+            "seed {seed}: the line does not finish the game at the score the search claims ({})",
+            solution.lower_bound
+        )));
+    }
+    let mut outcome = Outcome::of(&solution);
+    outcome.reason = loss_reason(&problem, &solution, None).map(|r| r.name().to_string());
+    Ok(Record {
+        seed: seed.to_string(),
+        game: game.clone(),
+        deck: problem
+            .deck
+            .iter()
+            .flatten()
+            .map(|&c| rules.variant.card_name(c))
+            .collect(),
+        outcome,
+    })
+}
+
+/// The time left before `deadline` for a search that starts now: at least a millisecond, so
+/// that a search past its deadline stops at once with what it proved.
+pub fn time_left(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| {
+        d.saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1))
+    })
+}

@@ -1,0 +1,449 @@
+//! The analysis module as a library: a problem from each kind of source is the deal and position
+//! that source stands for, views hide what they should, the reports serialize the fields
+//! `solve --json` prints (keys in the order it prints them) and their lines replay.
+
+use std::path::PathBuf;
+
+use hanabi_solver::analysis::{
+    self, AnalysisError, ExactReport, Problem, SampleReport, Source, View, ViewedPosition,
+};
+use hanabi_solver::batch::Game;
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
+use hanabi_solver::hanablive;
+use hanabi_solver::hidden::ExactConfig;
+use hanabi_solver::position;
+use hanabi_solver::search::SolveConfig;
+use hanabi_solver::seed::shuffled_deck;
+use hanabi_solver::state::Deal;
+use serde::Serialize;
+
+fn manifest(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn game_path() -> PathBuf {
+    manifest("tests/data/hanablive/game-194321.json")
+}
+
+fn game_source(turn: usize) -> Source {
+    Source::Game {
+        path: game_path(),
+        turn,
+    }
+}
+
+fn no_variant(players: u8) -> Rules {
+    Rules::new(Variant::no_variant(), players, &Options::default()).unwrap()
+}
+
+fn seed_source(seed: &str) -> Source {
+    Source::Seed {
+        seed: seed.to_string(),
+        rules: no_variant(2),
+    }
+}
+
+/// A research deck small enough for the exact analysis: 2 suits of 3 ranks, hands of 2, so
+/// 8 cards in the pile.
+fn tiny_deck_source() -> Source {
+    let rules = Rules::new(
+        Variant::research(2, 3).unwrap(),
+        2,
+        &Options {
+            hand_size: Some(2),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let deck = "r1 y1 r1 r2 y1 y2 y3 y1 r1 r2 r3 y2"
+        .split(' ')
+        .map(|t| rules.variant.parse_card(t).unwrap())
+        .collect();
+    Source::Deck { deck, rules }
+}
+
+fn config() -> SolveConfig {
+    SolveConfig {
+        threads: 1,
+        tt_mb: 16,
+        ..SolveConfig::default()
+    }
+}
+
+/// The keys of a JSON object.
+fn keys(value: &serde_json::Value) -> Vec<&str> {
+    value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+/// Serializing `report` straight to text gives what going through `serde_json::Value` (a
+/// sorted map) gives: its keys, nested ones too, are in the order `solve --json` printed them.
+fn assert_sorted_keys(report: &impl Serialize) {
+    let direct = serde_json::to_string_pretty(report).unwrap();
+    let sorted = serde_json::to_string_pretty(&serde_json::to_value(report).unwrap()).unwrap();
+    assert_eq!(direct, sorted);
+}
+
+#[test]
+fn a_seed_is_the_deal_its_shuffle_gives() {
+    let rules = no_variant(2);
+    let p = Problem::new(&seed_source("p2v0s1")).unwrap();
+    let deck = shuffled_deck("p2v0s1", &rules.variant);
+    let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
+    assert_eq!(p.deal.rules, rules);
+    assert_eq!(p.deal.pile, deal.pile);
+    assert_eq!(p.state, state);
+    assert_eq!(p.deck.as_ref(), Some(&deck));
+    assert_eq!(p.label, "seed p2v0s1");
+    assert_eq!(p.names, ["Alice", "Bob"]);
+    assert_eq!((p.in_progress, p.first_turn), (false, 1));
+    assert!(p.game.is_none() && p.is_whole_game());
+}
+
+#[test]
+fn a_deck_is_dealt_to_seat_0_first() {
+    let Source::Deck { deck, rules } = tiny_deck_source() else {
+        unreachable!()
+    };
+    let p = Problem::new(&tiny_deck_source()).unwrap();
+    let (deal, state) = Deal::from_deck(rules, &deck).unwrap();
+    assert_eq!(p.deal.pile, deal.pile);
+    assert_eq!(p.state, state);
+    assert_eq!(p.state.hand(0), &deck[..2]);
+    assert_eq!(p.label, "the given deck");
+}
+
+#[test]
+fn a_position_file_is_the_file_opened() {
+    let path = manifest("positions/stall.hanabi");
+    let p = Problem::new(&Source::PositionFile(path.clone())).unwrap();
+    let pos = position::read(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let (deal, state) = pos.open().unwrap();
+    assert_eq!(p.deal.rules, deal.rules);
+    assert_eq!(p.deal.pile, deal.pile);
+    assert_eq!(p.state, state);
+    assert_eq!(p.names, pos.names);
+    assert_eq!(p.label, format!("position {}", path.display()));
+    assert!(p.in_progress && !p.is_whole_game());
+    assert!(matches!(
+        p.export_line(&[]),
+        Err(AnalysisError::NotAWholeGame)
+    ));
+}
+
+#[test]
+fn a_position_file_with_hidden_cards_needs_a_hidden_card_analysis() {
+    let path = manifest("positions/hidden/2p-pile-8.hanabi");
+    let e = Problem::new(&Source::PositionFile(path)).unwrap_err();
+    assert!(matches!(e, AnalysisError::HiddenCards { .. }), "{e}");
+    assert!(e.to_string().contains("use --exact"), "{e}");
+}
+
+#[test]
+fn a_game_at_a_turn_is_its_replay_to_that_turn() {
+    let export = hanablive::read(&std::fs::read_to_string(game_path()).unwrap()).unwrap();
+    let p = Problem::new(&game_source(40)).unwrap();
+    let tracker = hanablive::replay_to(&export, 39).unwrap();
+    assert_eq!(p.deal.pile, tracker.deal().pile);
+    assert_eq!(p.state, *tracker.state());
+    assert_eq!(p.names, tracker.names());
+    assert_eq!(p.first_turn, 40);
+    assert!(p.in_progress && p.is_whole_game());
+    let game = p.game.as_ref().unwrap();
+    assert_eq!((&game.export, game.index), (&export, 39));
+    assert_eq!(
+        p.label,
+        format!("game {} at turn 40", game_path().display())
+    );
+
+    let start = Problem::new(&game_source(1)).unwrap();
+    assert!(!start.in_progress && start.game.is_some());
+}
+
+#[test]
+fn a_game_turn_must_be_in_play() {
+    assert!(matches!(
+        Problem::new(&game_source(0)),
+        Err(AnalysisError::TurnZero)
+    ));
+    for turn in [47, 99] {
+        match Problem::new(&game_source(turn)) {
+            Err(AnalysisError::TurnAfterEnd { last, .. }) => assert_eq!(last, 46),
+            other => panic!("turn {turn}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn views_read_as_written() {
+    assert_eq!("open".parse::<View>().unwrap(), View::Open);
+    assert_eq!("cheat".parse::<View>().unwrap(), View::Cheat);
+    assert_eq!("seat=2".parse::<View>().unwrap(), View::Seat("2".into()));
+    for bad in ["seat=", "Alice", ""] {
+        assert!(matches!(
+            bad.parse::<View>(),
+            Err(AnalysisError::UnknownView(_))
+        ));
+    }
+}
+
+#[test]
+fn the_cheat_view_hides_the_pile_only() {
+    let open = ViewedPosition::new(&seed_source("p2v0s1"), &View::Open).unwrap();
+    assert_eq!(open.position.hidden(), 0);
+    assert_eq!(open.label, "seed p2v0s1");
+    let cheat = ViewedPosition::new(&seed_source("p2v0s1"), &View::Cheat).unwrap();
+    assert!(cheat.position.pile.iter().all(Option::is_none));
+    assert_eq!(cheat.position.hands, open.position.hands);
+    assert_eq!(cheat.position.hidden(), open.position.pile.len());
+}
+
+#[test]
+fn a_seat_view_hides_the_pile_and_that_seat_s_hand() {
+    let by_number = ViewedPosition::new(&game_source(40), &View::Seat("2".into())).unwrap();
+    let name = by_number.position.names[1].clone();
+    let by_name = ViewedPosition::new(&game_source(40), &View::Seat(name)).unwrap();
+    assert_eq!(by_number, by_name);
+    let pos = &by_number.position;
+    assert!(pos.pile.iter().all(Option::is_none));
+    for (seat, hand) in pos.hands.iter().enumerate() {
+        assert_eq!(hand.iter().all(Option::is_none), seat == 1, "seat {seat}");
+    }
+
+    assert!(matches!(
+        ViewedPosition::new(&game_source(40), &View::Seat("9".into())),
+        Err(AnalysisError::SeatNumber {
+            number: 9,
+            seats: 4
+        })
+    ));
+    assert!(matches!(
+        ViewedPosition::new(&seed_source("p2v0s1"), &View::Seat("1".into())),
+        Err(AnalysisError::SeatNeedsGame)
+    ));
+}
+
+#[test]
+fn a_seed_report_has_the_fields_solve_json_printed() {
+    let p = Problem::new(&seed_source("p2v0s1")).unwrap();
+    let report = analysis::solve(&p, &config(), None).unwrap();
+    assert_sorted_keys(&report);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(
+        keys(&json),
+        [
+            "deal",
+            "deck",
+            "endless",
+            "line",
+            "lower_bound",
+            "max_score",
+            "names",
+            "nodes",
+            "perfect_score",
+            "players",
+            "proven",
+            "score_words",
+            "seconds",
+            "table_entries",
+            "upper_bound",
+            "variant",
+            "variant_id",
+            "winnable",
+        ]
+    );
+    assert_eq!(json["winnable"], true);
+    assert_eq!(json["deck"].as_array().unwrap().len(), 50);
+    assert_eq!(report.line.len(), report.actions.len());
+    assert_eq!(report.line[0].turn, 1);
+
+    let text = report.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Deal: seed p2v0s1, 2 players, No Variant (hand size 5, 8 clues, 3 strikes)"
+    );
+    assert!(lines[1].starts_with("Maximum score: 25 of 25: winnable"));
+    assert_eq!(lines.len(), 4 + report.line.len());
+    assert!(!text.ends_with('\n'));
+}
+
+#[test]
+fn a_lost_seed_reports_why() {
+    let p = Problem::new(&seed_source("p2v0s731")).unwrap();
+    let report = analysis::solve(&p, &config(), None).unwrap();
+    assert_sorted_keys(&report);
+    assert_eq!(report.winnable, Some(false));
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["reason"], report.reason.unwrap().name());
+    assert!(report.to_string().contains("is out of reach: "));
+}
+
+#[test]
+fn a_game_report_shows_the_position_and_numbers_the_line_from_its_turn() {
+    let p = Problem::new(&game_source(40)).unwrap();
+    let report = analysis::solve(&p, &config(), None).unwrap();
+    assert_sorted_keys(&report);
+    let json = serde_json::to_value(&report).unwrap();
+    assert!(json.get("deck").is_none());
+    let position = &json["position"];
+    assert_eq!(
+        keys(position),
+        [
+            "clues",
+            "final_turns",
+            "hands",
+            "pile",
+            "score",
+            "stacks",
+            "strikes",
+            "to_move",
+            "turn"
+        ]
+    );
+    assert_eq!(position["turn"], 40);
+    assert_eq!(position["to_move"], p.names[p.state.turn as usize].as_str());
+    assert_eq!(report.line[0].turn, 40);
+    assert!(report
+        .to_string()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("Position: "));
+
+    // The exported game replays to the score found.
+    let export = p.export_line(&report.actions).unwrap();
+    let replay = hanablive::replay(&export).unwrap();
+    assert_eq!(replay.score, report.max_score);
+}
+
+#[test]
+fn a_seed_line_exports_and_writes_positions_of_itself() {
+    let p = Problem::new(&seed_source("p2v0s1")).unwrap();
+    let report = analysis::solve(&p, &config(), None).unwrap();
+    let replay = hanablive::replay(&p.export_line(&report.actions).unwrap()).unwrap();
+    assert_eq!(replay.score, report.max_score);
+
+    let first = p.position_on_line(&report.actions, 1).unwrap();
+    assert_eq!(
+        first,
+        format!(
+            "# seed p2v0s1\n{}",
+            position::write(&p.deal, &p.state, &p.names)
+        )
+    );
+    let later = p.position_on_line(&report.actions, 3).unwrap();
+    assert!(later.starts_with("# seed p2v0s1: the position before turn 3 of an optimal line\n"));
+    let written = position::read(&later).unwrap();
+    assert_eq!(written.turn, 0, "two turns later, Alice is to move again");
+    let n = report.actions.len();
+    for turn in [0, n + 1] {
+        match p.position_on_line(&report.actions, turn) {
+            Err(AnalysisError::NotOnLine { first, last, .. }) => assert_eq!((first, last), (1, n)),
+            other => panic!("turn {turn}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_seed_record_agrees_with_the_report() {
+    let rules = no_variant(2);
+    let p = Problem::new(&seed_source("p2v0s731")).unwrap();
+    let report = analysis::solve(&p, &config(), None).unwrap();
+    let record = analysis::seed_record("p2v0s731", &rules, &Game::of(&rules), &config()).unwrap();
+    assert_eq!(Some(&record.deck), report.deck.as_ref());
+    assert_eq!(record.outcome.max_score, report.max_score);
+    assert_eq!(record.outcome.winnable, report.winnable);
+    assert_eq!(
+        record.outcome.reason.as_deref(),
+        report.reason.map(|r| r.name())
+    );
+}
+
+#[test]
+fn hidden_card_reports_have_the_fields_solve_json_printed() {
+    let viewed = ViewedPosition::new(&tiny_deck_source(), &View::Cheat).unwrap();
+    assert_eq!(viewed.position.hidden(), 8);
+
+    let exact = ExactReport::new(&viewed, &ExactConfig::default()).unwrap();
+    assert_sorted_keys(&exact);
+    let json = serde_json::to_value(&exact).unwrap();
+    assert_eq!(
+        keys(&json),
+        [
+            "hidden",
+            "mode",
+            "moves",
+            "nodes",
+            "orders",
+            "perfect_score",
+            "position",
+            "seconds",
+            "table_entries",
+            "to_move"
+        ]
+    );
+    assert_eq!(json["mode"], "exact");
+    assert_eq!(
+        keys(&json["moves"][0]),
+        [
+            "action",
+            "expected_score",
+            "expected_score_fraction",
+            "slot",
+            "win_probability",
+            "win_probability_fraction"
+        ]
+    );
+    assert_eq!(
+        exact.to_string().lines().next().unwrap(),
+        "Position: the given deck, 2 players, 2 suits x 3 ranks (hand size 2); Alice to move; \
+         8 hidden cards"
+    );
+
+    let sampled = SampleReport::new(&viewed, 5, 0, &config(), None).unwrap();
+    assert_sorted_keys(&sampled);
+    let json = serde_json::to_value(&sampled).unwrap();
+    assert_eq!(
+        keys(&json),
+        [
+            "hidden",
+            "mode",
+            "moves",
+            "optimistic",
+            "perfect_score",
+            "position",
+            "requested_samples",
+            "rng_seed",
+            "samples",
+            "to_move",
+            "unproven"
+        ]
+    );
+    assert_eq!(
+        (json["mode"].as_str(), json["samples"].as_u64()),
+        (Some("samples"), Some(5))
+    );
+    assert_eq!(
+        keys(&json["moves"][0]),
+        [
+            "action",
+            "ci95",
+            "expected_score",
+            "slot",
+            "unproven",
+            "win_probability"
+        ]
+    );
+    assert_eq!(
+        keys(&json["moves"][0]["ci95"]),
+        ["expected_score", "win_probability"]
+    );
+    // Every action of the tiny deck wins in every sample.
+    assert!(sampled.moves.iter().all(|m| m.win_probability == 1.0));
+}
