@@ -301,7 +301,10 @@ fn bad_position_files() {
     );
     let stall = manifest("positions/stall.hanabi");
     let message = fails(&["solve", &stall, "--export", missing.path()]);
-    assert!(message.contains("--export needs a whole game"), "{message}");
+    assert!(
+        message.contains("--export and --link need a whole game"),
+        "{message}"
+    );
     let message = fails(&["solve", &stall, "--turn", "3"]);
     assert!(
         message.contains("--turn needs a hanab.live game export"),

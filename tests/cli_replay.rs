@@ -127,3 +127,48 @@ fn unreadable_or_broken_files_fail_on_one_line_naming_the_file() {
         "{err}"
     );
 }
+
+/// `solve --link` prints a replay link that `replay` reads back (as the site would open it) to
+/// the solver's score, for a plain seed, an Up or Down seed (START is rank 7 in the link) and a
+/// game at a turn (the game as played, then the line, opening at that turn).
+#[test]
+fn solve_links_replay_to_the_solvers_score() {
+    let solver = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let game = data("game-194321.json");
+    for args in [
+        vec!["solve", "p2v0s1", "--link", "--json"],
+        vec!["solve", "p3v24s2", "--link", "--json"],
+        vec!["solve", &game, "--turn", "20", "--link", "--json"],
+    ] {
+        let answer = solver(&args);
+        let link = answer["link"].as_str().expect("a link");
+        assert!(
+            link.starts_with("https://hanab.live/replay-json/"),
+            "{link}"
+        );
+        let back = solver(&["replay", link, "--json"]);
+        assert_eq!(back["score"], answer["max_score"], "{args:?}: {link}");
+        // The link opens where the line starts; solving it there gives the same answer.
+        let again = solver(&["solve", link, "--json"]);
+        assert_eq!(again["max_score"], answer["max_score"], "{args:?}: {link}");
+    }
+    let at_20 = solver(&["solve", &game, "--turn", "20", "--link", "--json"]);
+    assert!(at_20["link"].as_str().unwrap().ends_with("#20"), "{at_20}");
+    let message = fails(&["https://hanab.live/replay-json/215ab,03,0"]);
+    assert!(
+        message.contains("has 50 cards but the deck given has 2"),
+        "{message}"
+    );
+    let message = fails(&["https://hanab.live/replay-json/215a!,03,0"]);
+    assert!(
+        message.contains("not a hanab.live replay link"),
+        "{message}"
+    );
+}

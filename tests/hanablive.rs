@@ -668,3 +668,79 @@ fn clue_knowledge_learns_only_what_the_variant_shows_of_a_clue() {
         assert!(checked >= 10, "{}: {checked}", facts.name);
     }
 }
+
+/// The DATA of a replay link as `HANABLIVE.md` spells it out, written plainly here to check the
+/// library's encoder: the player count, the lowest and highest rank, a character per card;
+/// the lowest and highest action type, two characters per action; the variant id; a `-` after
+/// every 20 characters.
+fn spec_link_data(game: &GameExport, variant_id: u32) -> String {
+    let alphabet: Vec<char> = ('a'..='z').chain('0'..='9').chain('A'..='Z').collect();
+    let ch = |i: i64| alphabet[i as usize];
+    let lo = game.deck.iter().map(|c| c.rank).min().unwrap();
+    let hi = game.deck.iter().map(|c| c.rank).max().unwrap();
+    let mut s = format!("{}{lo}{hi}", game.players.len());
+    for c in &game.deck {
+        s.push(ch(c.suit_index * (hi - lo + 1) + c.rank - lo));
+    }
+    let tlo = game.actions.iter().map(|a| a.kind).min().unwrap();
+    let thi = game.actions.iter().map(|a| a.kind).max().unwrap();
+    s += &format!(",{tlo}{thi}");
+    for a in &game.actions {
+        let v = match a.value {
+            None => 0,
+            Some(v) => v + 1,
+        };
+        s.push(ch(v * (thi - tlo + 1) + a.kind - tlo));
+        s.push(ch(a.target));
+    }
+    s += &format!(",{variant_id}");
+    let chars: Vec<char> = s.chars().collect();
+    chars
+        .chunks(20)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Both real games encode as the spec says, and read back from the link to the same deck and
+/// actions, replaying to the same score; broken links are refused with one line.
+#[test]
+fn replay_links_follow_the_site_encoding_and_read_back() {
+    use hanabi_solver::hanablive::link;
+    for name in ["game-194321.json", "game-p4v0s1-partial.json"] {
+        let game = load(name);
+        let id = game.rules().unwrap().variant.id.unwrap();
+        let data = link::encode(&game, id).unwrap();
+        assert_eq!(data, spec_link_data(&game, id), "{name}");
+        let url = link::replay_link(link::SITE, &game, id, Some(7)).unwrap();
+        assert_eq!(url, format!("https://hanab.live/replay-json/{data}#7"));
+        assert!(link::is_replay_link(&url) && link::link_turn(&url) == Some(7));
+        let back = link::decode(&url).unwrap();
+        assert_eq!(back.deck, game.deck, "{name}");
+        assert_eq!(back.actions, game.actions, "{name}");
+        assert_eq!(back.players.len(), game.players.len(), "{name}");
+        assert_eq!(back.rules().unwrap().variant.id, Some(id), "{name}");
+        let (a, b) = (
+            hanablive::replay(&game).unwrap(),
+            hanablive::replay(&back).unwrap(),
+        );
+        assert_eq!((a.score, a.finished), (b.score, b.finished), "{name}");
+    }
+    // Options a link cannot carry are refused rather than dropped.
+    let mut game = real_game();
+    game.options
+        .get_or_insert_with(GameOptions::default)
+        .empty_clues = Some(true);
+    let e = link::encode(&game, 0).unwrap_err().to_string();
+    assert!(e.contains("no game options"), "{e}");
+    for bad in [
+        "https://hanab.live/replay-json/",
+        "https://hanab.live/replay-json/215abc,03a",
+        "https://hanab.live/replay-json/915ab,03,0",
+        "https://hanab.live/replay-json/215a!,03,0",
+        "https://hanab.live/replay-json/215ab,03ab,99999",
+    ] {
+        let e = link::decode(bad).unwrap_err().to_string();
+        assert_eq!(e.lines().count(), 1, "{bad}: {e}");
+    }
+}

@@ -47,7 +47,7 @@ pub enum AnalysisError {
     #[error("--view seat={name}: no player of that name; the players are {}", .players.join(", "))]
     SeatName { name: String, players: Vec<String> },
     /// An export of a position without its history.
-    #[error("--export needs a whole game: a seed, --deck or a hanab.live game export, not a position file")]
+    #[error("--export and --link need a whole game: a seed, --deck or a hanab.live game export, not a position file")]
     NotAWholeGame,
     /// A turn asked of a line that does not have it.
     #[error("--write-turn {turn}: the line's turns are {first} to {last}")]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::game::card::Card;
 use crate::game::rules::{Rules, DEFAULT_NAMES};
-use crate::hanablive::{self, GameExport};
+use crate::hanablive::{self, link, GameExport};
 use crate::position::{self, Position};
 use crate::seed::shuffled_deck;
 use crate::state::{Action, Deal, State};
@@ -125,10 +125,15 @@ impl Problem {
     }
 
     /// The position at `turn` (counted from 1) of the hanab.live game export in `path`.
+    /// `path` may also be a replay link (`https://hanab.live/replay-json/...`).
     pub fn from_game_file(path: &Path, turn: usize) -> Result<Problem, AnalysisError> {
         let shown = path.display().to_string();
-        let text = read_text(path)?;
-        let export = hanablive::read(&text).map_err(|error| AnalysisError::File {
+        let export = if link::is_replay_link(&shown) {
+            link::decode(&shown)
+        } else {
+            hanablive::read(&read_text(path)?)
+        }
+        .map_err(|error| AnalysisError::File {
             path: shown.clone(),
             error,
         })?;

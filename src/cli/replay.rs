@@ -2,13 +2,14 @@
 
 use anyhow::Context;
 use clap::Args;
-use hanabi_solver::hanablive;
+use hanabi_solver::hanablive::{self, link};
 use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A hanab.live game export (JSON).
+    /// A hanab.live game export (JSON), or a replay link
+    /// (https://hanab.live/replay-json/..., as `solve --link` prints).
     pub game: PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -17,9 +18,13 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     let path = args.game.display().to_string();
-    let text =
-        std::fs::read_to_string(&args.game).with_context(|| format!("cannot read {path}"))?;
-    let game = hanablive::read(&text).with_context(|| path.clone())?;
+    let game = if link::is_replay_link(&path) {
+        link::decode(&path).context("reading the replay link")?
+    } else {
+        let text =
+            std::fs::read_to_string(&args.game).with_context(|| format!("cannot read {path}"))?;
+        hanablive::read(&text).with_context(|| path.clone())?
+    };
     let replay = hanablive::replay(&game).with_context(|| path.clone())?;
     let rules = &replay.deal.rules;
     let perfect = rules.perfect_score();

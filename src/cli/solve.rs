@@ -11,13 +11,13 @@ use std::fmt::Display;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::analysis::{
     self, time_left, AnalysisError, ExactReport, Problem, SampleReport, Source, View,
     ViewedPosition,
 };
-use hanabi_solver::hanablive;
+use hanabi_solver::hanablive::{self, link};
 use hanabi_solver::hidden::ExactConfig;
 use hanabi_solver::search::{deadline_after, SolveConfig, Tuning};
 use hanabi_solver::seed::seed_from_link;
@@ -26,8 +26,10 @@ use serde::Serialize;
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// A seed: a hanab.live seed name (p2v0s1 = 2 players, variant 0, seed 1), a seed link
-    /// (https://hanab.live/seed/p2v0s1), or any string with --players. A name ending in .hanabi is a position file (see --position); one ending
-    /// in .json is a hanab.live game export (see --turn).
+    /// (https://hanab.live/seed/p2v0s1), or any string with --players. A name ending in .hanabi
+    /// is a position file (see --position); one ending in .json is a hanab.live game export, and
+    /// a replay link (https://hanab.live/replay-json/...#N) a game too, opened at its turn N
+    /// (see --turn).
     #[arg(required_unless_present_any = ["deck", "position"])]
     pub seed: Option<String>,
     /// The whole deck instead of a seed, top first, e.g. "r1 y3 b2 ...". Seat 0 is dealt the
@@ -64,6 +66,13 @@ pub struct SolveArgs {
     /// Write the optimal line as a hanab.live game JSON that `replay` and hanab.live can load.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// Print the hanab.live replay link of the optimal line (https://hanab.live/replay-json/...,
+    /// which opens the game on the site without an account): for a seed or a deck the whole
+    /// line, for a game export at a turn the game as played up to that turn and then the line,
+    /// opening at that turn. A link carries no game options, so a game with options (empty
+    /// clues, deck plays, ...) is refused: use --export.
+    #[arg(long)]
+    pub link: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -173,11 +182,11 @@ fn position_path(args: &SolveArgs) -> Option<PathBuf> {
 /// rules itself; a seed or deck gets its rules from the options (and the seed name).
 fn source(args: &SolveArgs) -> anyhow::Result<Source> {
     let position = position_path(args);
-    let game = args
+    let game_arg = args
         .seed
         .as_deref()
-        .filter(|s| is_ext(s, ".json"))
-        .map(PathBuf::from);
+        .filter(|s| is_ext(s, ".json") || link::is_replay_link(s));
+    let game = game_arg.map(PathBuf::from);
     if position.is_some() || game.is_some() {
         let flags = rule_flags(args);
         if !flags.is_empty() {
@@ -189,13 +198,17 @@ fn source(args: &SolveArgs) -> anyhow::Result<Source> {
         }
     }
     if args.turn.is_some() && game.is_none() {
-        bail!("--turn needs a hanab.live game export (GAME.json)");
+        bail!("--turn needs a hanab.live game export (GAME.json) or replay link");
     }
     if let Some(path) = position {
         return Ok(Source::PositionFile(path));
     }
     if let Some(path) = game {
-        let turn = args.turn.unwrap_or(1);
+        // A replay link's `#N` opens turn N, as on the site.
+        let turn = args
+            .turn
+            .or_else(|| game_arg.and_then(link::link_turn))
+            .unwrap_or(1);
         return Ok(Source::Game { path, turn });
     }
     match (&args.seed, &args.deck) {
@@ -238,10 +251,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     let p = Problem::new(&source(&args)?)?;
     config.time_limit = time_left(deadline);
-    if args.export.is_some() && !p.is_whole_game() {
+    if (args.export.is_some() || args.link) && !p.is_whole_game() {
         return Err(AnalysisError::NotAWholeGame.into());
     }
     let report = analysis::solve(&p, &config, deadline)?;
+    let link = if args.link {
+        let id = p.deal.rules.variant.id.ok_or_else(|| {
+            anyhow!("--link needs a hanab.live variant (the site cannot show a research deck)")
+        })?;
+        let game = p.export_line(&report.actions)?;
+        Some(link::replay_link(
+            link::SITE,
+            &game,
+            id,
+            Some(p.first_turn),
+        )?)
+    } else {
+        None
+    };
     if let Some(path) = &args.export {
         let game = p.export_line(&report.actions)?;
         std::fs::write(path, hanablive::to_json(&game))
@@ -254,9 +281,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
         wrote_turn = Some((turn, path));
     }
-    print_report(&report, args.json)?;
     if args.json {
+        let mut value = serde_json::to_value(&report)?;
+        if let Some(link) = &link {
+            value["link"] = serde_json::Value::from(link.as_str());
+        }
+        outln!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
+    }
+    print_report(&report, false)?;
+    if let Some(link) = &link {
+        outln!("On hanab.live (opens at turn {}): {link}", p.first_turn);
     }
     if let Some(path) = &args.export {
         outln!("Wrote the line as a hanab.live game to {}.", path.display());
@@ -280,6 +315,7 @@ fn run_hidden(
 ) -> anyhow::Result<()> {
     for (given, name) in [
         (args.export.is_some(), "--export"),
+        (args.link, "--link"),
         (args.write_position.is_some(), "--write-position"),
     ] {
         if given {
