@@ -447,3 +447,78 @@ fn hidden_card_reports_have_the_fields_solve_json_printed() {
     // Every action of the tiny deck wins in every sample.
     assert!(sampled.moves.iter().all(|m| m.win_probability == 1.0));
 }
+
+/// A two-player game of a winnable seed where Bob throws away a 5 on turn 2 (after Alice tells
+/// him about it): the review must find that turn, and only it, and its figures must be the
+/// plain solver's on every position of the game.
+#[test]
+fn a_review_finds_the_turn_that_threw_the_win_away() {
+    use hanabi_solver::analysis::review;
+    use hanabi_solver::hanablive::{link, DeckCard, ExportAction, GameExport, GameOptions};
+    use hanabi_solver::search::solve;
+    let v = Variant::no_variant();
+    let rules = Rules::new(v.clone(), 2, &Options::default()).unwrap();
+    let config = SolveConfig {
+        tt_mb: 64,
+        ..SolveConfig::default()
+    };
+    // The first seed whose deal is winnable and deals Bob a 5.
+    let (deck, five) = (1..200)
+        .find_map(|n| {
+            let deck = shuffled_deck(&format!("p2v0s{n}"), &v);
+            let five = (5..10).find(|&o| deck[o].rank() == 5)?;
+            let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
+            (solve(&deal, &state, &config).max_score == 25).then_some((deck, five))
+        })
+        .expect("a seed deals Bob a 5");
+    let game = GameExport {
+        id: None,
+        players: vec!["Alice".into(), "Bob".into()],
+        deck: deck
+            .iter()
+            .map(|c| DeckCard {
+                suit_index: i64::from(c.suit()),
+                rank: i64::from(c.rank()),
+            })
+            .collect(),
+        actions: vec![
+            ExportAction::clue(hanablive::RANK_CLUE, 1, 5),
+            ExportAction::discard(five),
+        ],
+        options: Some(GameOptions {
+            variant: Some("No Variant".into()),
+            ..GameOptions::default()
+        }),
+        seed: None,
+    };
+    let r = review(&game, "thrown", &config, link::SITE).unwrap();
+    assert_eq!(r.max_at_start, 25);
+    assert_eq!(r.lost_at, vec![2], "{r}");
+    let replay = hanablive::replay(&game).unwrap();
+    for (t, turn) in r.turns.iter().enumerate() {
+        assert!(turn.proven, "turn {}", turn.turn);
+        for (value, i) in [(turn.max_before, t), (turn.max_after, t + 1)] {
+            let want = solve(&replay.deal, &replay.states[i], &config).max_score;
+            assert_eq!(value, want, "turn {}: position {i}", turn.turn);
+        }
+        // Each turn's link opens the game itself at that turn.
+        assert!(
+            turn.link.ends_with(&format!("#{}", turn.turn)),
+            "{}",
+            turn.link
+        );
+        assert_eq!(link::decode(&turn.link).unwrap().actions, game.actions);
+    }
+    let lost = &r.turns[1];
+    assert!(lost.max_after < 25 && !lost.best_moves.is_empty(), "{r}");
+    // The best line, opened from its link, replays to the maximum that turn had.
+    let best = link::decode(lost.best_link.as_deref().expect("a best line")).unwrap();
+    assert_eq!(best.actions[0], game.actions[0]);
+    assert_eq!(hanablive::replay(&best).unwrap().score, 25, "{r}");
+    // The text puts the summary first.
+    let text = r.to_string();
+    let summary = text
+        .find("turn 2: Bob discards")
+        .expect("the lost turn in words");
+    assert!(summary < text.find("max before").unwrap(), "{text}");
+}

@@ -172,3 +172,54 @@ fn solve_links_replay_to_the_solvers_score() {
         "{message}"
     );
 }
+
+/// `review` on the real game, as a player runs it: every turn with its figures and link, no
+/// turn lost (the game was won), the same from the game's replay link; a missing file is one
+/// line.
+#[test]
+fn review_a_real_game() {
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let game = data("game-194321.json");
+    let r = run(&["review", &game, "--json"]);
+    assert_eq!(r["final_score"], 25);
+    assert_eq!(r["max_at_start"], 25);
+    assert_eq!(r["lost_at"], serde_json::json!([]));
+    let turns = r["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 46);
+    for (i, t) in turns.iter().enumerate() {
+        assert_eq!(t["turn"], i + 1);
+        for key in [
+            "player",
+            "action",
+            "max_before",
+            "max_after",
+            "proven",
+            "best_moves",
+        ] {
+            assert!(!t[key].is_null(), "turn {}: {key}", i + 1);
+        }
+        assert!(t["link"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("#{}", i + 1)));
+    }
+    let by_link = run(&["review", r["link"].as_str().unwrap(), "--json"]);
+    assert_eq!(by_link["turns"].as_array().unwrap().len(), 46);
+    assert_eq!(by_link["lost_at"], r["lost_at"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(["review", "no-such-game.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+}

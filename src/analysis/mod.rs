@@ -10,6 +10,7 @@ mod error;
 pub mod hidden_cards;
 pub mod problem;
 pub mod report;
+pub mod review;
 pub mod view;
 
 use std::time::{Duration, Instant};
@@ -18,6 +19,7 @@ pub use error::AnalysisError;
 pub use hidden_cards::{ExactReport, SampleReport};
 pub use problem::{GameTurn, Problem, Source};
 pub use report::{PositionReport, SolveReport};
+pub use review::{review, GameReview, TurnReview};
 pub use view::{View, ViewedPosition};
 
 use crate::batch::{Game, Outcome, Record};

@@ -13,6 +13,7 @@ mod bench;
 mod deal;
 mod game_args;
 mod replay;
+mod review;
 mod seeds;
 mod solve;
 mod variants;
@@ -77,6 +78,11 @@ pub enum Command {
     Deal(deal::DealArgs),
     /// Replay a hanab.live game export, checking every action against the rules.
     Replay(replay::ReplayArgs),
+    /// Review a whole hanab.live game turn by turn: the most the team could still score with
+    /// every card known before and after each action, the actions that lowered it and the moves
+    /// that would have kept it, with links that open the game on hanab.live. --time-limit
+    /// applies to each position.
+    Review(review::ReviewArgs),
     /// Solve a range of seeds in parallel, one JSON line per seed (resumable), and summarise.
     Seeds(seeds::SeedsArgs),
     /// Find the maximum score of a deal with every card known, and an optimal line.
@@ -113,6 +119,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Deal(args) => deal::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Review(args) => review::run(args),
         Command::Seeds(args) => seeds::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Variants(args) => variants::run(args),

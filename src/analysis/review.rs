@@ -1,0 +1,350 @@
+//! The review of a whole game: turn by turn, the most the team could still score with every
+//! card known before and after each action, the turns whose action lowered it, and for those
+//! the moves that would have kept it, with links that open the game on hanab.live.
+//!
+//! Every position of the game is solved with one shared table ([`solve_all`]): consecutive
+//! positions share most of their futures, so the whole review costs little more than its
+//! hardest turn. A turn is said to lose points only when that is proven: the bound after the
+//! action is below the proven value before it.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::hanablive::{self, link, GameExport};
+use crate::line::describe;
+use crate::search::{solve, solve_all, Solution, SolveConfig};
+use crate::state::Action;
+
+use super::{AnalysisError, Problem};
+
+/// The value of one position: proven, or bounds a limit left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Reachable {
+    /// The most that a line found reaches (the value itself when proven).
+    pub max: u8,
+    /// The most that can be reached, as far as the search proved.
+    pub upper: u8,
+}
+
+impl Reachable {
+    fn of(s: &Solution) -> Reachable {
+        Reachable {
+            max: s.lower_bound.max(if s.proven { s.max_score } else { 0 }),
+            upper: s.upper_bound.max(s.max_score),
+        }
+    }
+
+    fn exact(score: u8) -> Reachable {
+        Reachable {
+            max: score,
+            upper: score,
+        }
+    }
+
+    pub fn proven(self) -> bool {
+        self.max == self.upper
+    }
+}
+
+impl fmt::Display for Reachable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.proven() {
+            write!(f, "{}", self.max)
+        } else {
+            write!(f, "{}-{}", self.max, self.upper)
+        }
+    }
+}
+
+/// One action of the game, reviewed.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnReview {
+    /// hanab.live's turn number: the action is the game's `turn`-th.
+    pub turn: usize,
+    pub player: String,
+    /// What happened, in words ("Bob discards r4").
+    pub action: String,
+    /// The most still reachable before the action (`max_before` when proven)...
+    pub max_before: u8,
+    pub max_before_upper: u8,
+    /// ... and after it.
+    pub max_after: u8,
+    pub max_after_upper: u8,
+    /// Both figures are exact.
+    pub proven: bool,
+    /// For an action proven to lower the maximum: the moves that keep it, in words.
+    pub best_moves: Vec<String>,
+    /// The game on hanab.live, opened at this turn.
+    pub link: String,
+    /// For an action that lowered the maximum: the game up to this turn, then an optimal line
+    /// from the best move, opened at this turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_link: Option<String>,
+}
+
+impl TurnReview {
+    /// Whether the action is proven to have lowered the most still reachable.
+    pub fn lost_points(&self) -> bool {
+        self.max_after_upper < self.max_before
+    }
+}
+
+/// A whole game, reviewed.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameReview {
+    /// Where the game came from (a file or a link).
+    pub game: String,
+    pub variant: String,
+    pub players: Vec<String>,
+    /// The score the game ended with (or has where the export stops).
+    pub final_score: u8,
+    /// Whether the game is over (an export may stop in the middle of one).
+    pub finished: bool,
+    pub perfect_score: u8,
+    /// The most the deal allowed at the start, with every card known.
+    pub max_at_start: u8,
+    pub max_at_start_upper: u8,
+    /// The turns whose action is proven to have lowered the maximum.
+    pub lost_at: Vec<usize>,
+    /// The whole game on hanab.live.
+    pub link: String,
+    pub turns: Vec<TurnReview>,
+}
+
+/// Reviews `game` (called `name` in messages): `config` applies to each position (its time
+/// limit per position); links point at `site`.
+pub fn review(
+    game: &GameExport,
+    name: &str,
+    config: &SolveConfig,
+    site: &str,
+) -> Result<GameReview, AnalysisError> {
+    let file = |error| AnalysisError::File {
+        path: name.to_string(),
+        error,
+    };
+    let replay = hanablive::replay(game).map_err(file)?;
+    let deal = &replay.deal;
+    let rules = &deal.rules;
+    let variant_id = rules.variant.id;
+    let link_at = |g: &GameExport, turn: Option<usize>| -> Option<String> {
+        variant_id.and_then(|id| link::replay_link(site, g, id, turn).ok())
+    };
+    // The value of every position before an action, and of the last one.
+    let values: Vec<Reachable> = {
+        let open: Vec<usize> = (0..replay.states.len())
+            .filter(|&i| !replay.states[i].is_over())
+            .collect();
+        let states: Vec<_> = open.iter().map(|&i| replay.states[i]).collect();
+        let solved = solve_all(deal, &states, config);
+        let mut values: Vec<Reachable> = replay
+            .states
+            .iter()
+            .map(|s| Reachable::exact(s.score(rules)))
+            .collect();
+        for (&i, s) in open.iter().zip(&solved) {
+            values[i] = Reachable::of(s);
+        }
+        values
+    };
+    let mut turns = Vec::new();
+    for record in &replay.turns {
+        let Some(action) = record.action else {
+            continue;
+        };
+        // `states[i]` is the position before the export's action `i`.
+        let step = record.index;
+        let (before, after) = (values[step], values[step + 1]);
+        let mut review = TurnReview {
+            turn: record.turn,
+            player: record.player.clone(),
+            action: record.text.clone(),
+            max_before: before.max,
+            max_before_upper: before.upper,
+            max_after: after.max,
+            max_after_upper: after.upper,
+            proven: before.proven() && after.proven(),
+            best_moves: Vec::new(),
+            link: link_at(game, Some(record.turn)).unwrap_or_default(),
+            best_link: None,
+        };
+        if review.lost_points() {
+            let keep = better_moves(&replay, step, action, before.max, config);
+            if let Some(&(first, _)) = keep.first() {
+                review.best_link = best_line_link(game, name, record.turn, first, config)
+                    .and_then(|g| link_at(&g, Some(record.turn)));
+            }
+            review.best_moves = keep.into_iter().map(|(_, text)| text).collect();
+        }
+        turns.push(review);
+    }
+    let lost_at = turns
+        .iter()
+        .filter(|t| t.lost_points())
+        .map(|t| t.turn)
+        .collect();
+    Ok(GameReview {
+        game: name.to_string(),
+        variant: rules.variant.name.clone(),
+        players: replay.names.clone(),
+        final_score: replay.score,
+        finished: replay.finished,
+        perfect_score: rules.perfect_score(),
+        max_at_start: values[0].max,
+        max_at_start_upper: values[0].upper,
+        lost_at,
+        link: link_at(game, None).unwrap_or_default(),
+        turns,
+    })
+}
+
+/// The legal moves of the position before action `step` (other than `taken`) that keep a
+/// maximum of at least `keep`, proven, each with its words; moves that read the same (two
+/// copies of a card) are listed once.
+fn better_moves(
+    replay: &hanablive::Replay,
+    step: usize,
+    taken: Action,
+    keep: u8,
+    config: &SolveConfig,
+) -> Vec<(Action, String)> {
+    let deal = &replay.deal;
+    let state = replay.states[step];
+    let moves: Vec<Action> = state
+        .legal_actions(deal)
+        .into_iter()
+        .filter(|&a| a != taken)
+        .collect();
+    let children: Vec<_> = moves
+        .iter()
+        .filter_map(|&a| state.apply(deal, a).ok())
+        .collect();
+    let open: Vec<_> = children.iter().filter(|c| !c.is_over()).copied().collect();
+    let mut solved = solve_all(deal, &open, config).into_iter();
+    let mut out: Vec<(Action, String, u8)> = Vec::new();
+    for (&a, child) in moves.iter().zip(&children) {
+        let value = if child.is_over() {
+            Reachable::exact(child.score(&deal.rules))
+        } else {
+            solved
+                .next()
+                .map_or(Reachable::exact(0), |s| Reachable::of(&s))
+        };
+        if value.max < keep {
+            continue;
+        }
+        let Ok((steps, _)) = describe(deal, &state, &[a], &replay.names) else {
+            continue;
+        };
+        let step = &steps[0];
+        // Plays first, then clues, discards, and misplays last: the moves a player would try.
+        let order = match (step.action, step.misplay) {
+            ("play", false) => 0,
+            ("clue", _) => 1,
+            ("discard", _) => 2,
+            _ => 3,
+        };
+        if out.iter().all(|(_, t, _)| *t != step.text) {
+            out.push((a, step.text.clone(), order));
+        }
+    }
+    out.sort_by_key(|&(_, _, order)| order);
+    out.into_iter().map(|(a, text, _)| (a, text)).collect()
+}
+
+/// The game up to `turn`, then `first` and an optimal line after it, as an export.
+fn best_line_link(
+    game: &GameExport,
+    name: &str,
+    turn: usize,
+    first: Action,
+    config: &SolveConfig,
+) -> Option<GameExport> {
+    let p = Problem::from_game(game.clone(), name, turn).ok()?;
+    let child = p.state.apply(&p.deal, first).ok()?;
+    let mut line = vec![first];
+    if !child.is_over() {
+        line.extend(solve(&p.deal, &child, config).line);
+    }
+    p.export_line(&line).ok()
+}
+
+impl fmt::Display for GameReview {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let start = Reachable {
+            max: self.max_at_start,
+            upper: self.max_at_start_upper,
+        };
+        writeln!(
+            f,
+            "Review: {} ({}, {} players)",
+            self.game,
+            self.variant,
+            self.players.len()
+        )?;
+        let end = if self.finished {
+            format!("Final score {} of {}", self.final_score, self.perfect_score)
+        } else {
+            format!(
+                "The export stops with the game going on, at {} of {}",
+                self.final_score, self.perfect_score
+            )
+        };
+        writeln!(
+            f,
+            "{end}; with every card known the deal allowed {start} at the start."
+        )?;
+        let lost: Vec<&TurnReview> = self.turns.iter().filter(|t| t.lost_points()).collect();
+        if lost.is_empty() {
+            writeln!(f, "No action lowered the most the team could still score.")?;
+        } else {
+            writeln!(
+                f,
+                "Actions that lowered the most the team could still score:"
+            )?;
+            for t in &lost {
+                let keep = match t.best_moves.first() {
+                    Some(m) => format!("; {m} kept {}", t.max_before),
+                    None => String::new(),
+                };
+                writeln!(
+                    f,
+                    "  turn {}: {} ({} to {}){keep}",
+                    t.turn, t.action, t.max_before, t.max_after
+                )?;
+                if t.best_moves.len() > 1 {
+                    writeln!(f, "    moves that kept it: {}", t.best_moves.join("; "))?;
+                }
+                if let Some(link) = &t.best_link {
+                    writeln!(f, "    the game with the best line: {link}")?;
+                }
+            }
+        }
+        if !self.link.is_empty() {
+            writeln!(f, "On hanab.live: {}", self.link)?;
+        }
+        writeln!(f)?;
+        writeln!(f, "turn  max before  max after  action")?;
+        for t in &self.turns {
+            let before = Reachable {
+                max: t.max_before,
+                upper: t.max_before_upper,
+            };
+            let after = Reachable {
+                max: t.max_after,
+                upper: t.max_after_upper,
+            };
+            let mark = if t.lost_points() { "  <-- lost" } else { "" };
+            writeln!(
+                f,
+                "{:>4}  {:>10}  {:>9}  {}{mark}",
+                t.turn,
+                before.to_string(),
+                after.to_string(),
+                t.action
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,47 @@
+//! `hanabi-solver review GAME`: a whole game, turn by turn.
+
+use std::fmt::Write as _;
+
+use anyhow::Context;
+use clap::Args;
+use hanabi_solver::analysis;
+use hanabi_solver::hanablive::{self, link};
+
+use super::solve::SearchArgs;
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The game: a hanab.live export file (GAME.json) or a replay link
+    /// (https://hanab.live/replay-json/..., as `solve --link` prints).
+    pub game: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// The server the links point at.
+    #[arg(long, value_name = "URL", default_value = link::SITE)]
+    pub site: String,
+    /// Print JSON instead of text: per turn `turn`, `player`, `action`, `max_before`,
+    /// `max_after` (and their `_upper` bounds), `proven`, `best_moves`, `link` and, for a turn
+    /// that lowered the maximum, `best_link`; at the top `link` and `lost_at`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
+    let config = args.search.config()?;
+    let game = if link::is_replay_link(&args.game) {
+        link::decode(&args.game).context("reading the replay link")?
+    } else {
+        let text = std::fs::read_to_string(&args.game)
+            .with_context(|| format!("cannot read {}", args.game))?;
+        hanablive::read(&text).with_context(|| args.game.clone())?
+    };
+    let review = analysis::review(&game, &args.game, &config, &args.site)?;
+    let mut out = String::new();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&review)?)?;
+    } else {
+        write!(out, "{review}")?;
+    }
+    outln!("{}", out.trim_end());
+    Ok(())
+}
