@@ -128,19 +128,22 @@ fn unreadable_or_broken_files_fail_on_one_line_naming_the_file() {
     );
 }
 
+/// Runs the program with `args`, which must succeed, and parses its JSON output.
+fn solver_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// `solve --link` prints a replay link that `replay` reads back (as the site would open it) to
 /// the solver's score, for a plain seed, an Up or Down seed (START is rank 7 in the link) and a
 /// game at a turn (the game as played, then the line, opening at that turn).
 #[test]
 fn solve_links_replay_to_the_solvers_score() {
-    let solver = |args: &[&str]| -> serde_json::Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-            .args(args)
-            .output()
-            .expect("the binary runs");
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let solver = solver_json;
     let game = data("game-194321.json");
     for args in [
         vec!["solve", "p2v0s1", "--link", "--json"],
@@ -178,14 +181,7 @@ fn solve_links_replay_to_the_solvers_score() {
 /// line.
 #[test]
 fn review_a_real_game() {
-    let run = |args: &[&str]| -> serde_json::Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-            .args(args)
-            .output()
-            .expect("the binary runs");
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = solver_json;
     let game = data("game-194321.json");
     let r = run(&["review", &game, "--json"]);
     assert_eq!(r["final_score"], 25);

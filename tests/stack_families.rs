@@ -22,7 +22,7 @@ mod common;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use common::{cut_facts, facts, Rng, SiteCard};
+use common::{clues_of, cut_facts, facts, touches, Clue, Limits, Rng, SiteCard};
 use hanabi_solver::game::card::{Card, START};
 use hanabi_solver::game::catalogue::VariantFacts;
 use hanabi_solver::game::rules::{Options, Rules};
@@ -55,48 +55,6 @@ impl Family {
             (true, false) => Family::UpOrDown,
             (false, true) => Family::Sudoku,
             _ => panic!("{} is neither Up or Down nor Sudoku", f.name),
-        }
-    }
-}
-
-/// A clue as hanab.live records it: a colour (an index into the variant's clue colours) or a
-/// rank.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Clue {
-    Colour(usize),
-    Rank(u8),
-}
-
-fn clues_of(f: &VariantFacts) -> Vec<Clue> {
-    (0..f.clue_colors.len())
-        .map(Clue::Colour)
-        .chain(f.clue_ranks.iter().map(|&r| Clue::Rank(r)))
-        .collect()
-}
-
-fn touches(f: &VariantFacts, clue: Clue, (suit, rank): SiteCard) -> bool {
-    match clue {
-        Clue::Colour(c) => f.color_touches(c, suit, rank),
-        Clue::Rank(r) => f.rank_touches(r, suit, rank),
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Limits {
-    players: usize,
-    hand_size: usize,
-    /// Tokens at the start and at most.
-    tokens: u8,
-    max_strikes: u8,
-}
-
-impl Limits {
-    fn site(players: usize) -> Limits {
-        Limits {
-            players,
-            hand_size: if players <= 3 { 5 } else { 4 },
-            tokens: 8,
-            max_strikes: 3,
         }
     }
 }

@@ -19,7 +19,9 @@ mod common;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use common::{facts, fails, run, site_cards, Rng, SiteCard, TempFile};
+use common::{
+    clues_of, facts, fails, run, site_cards, touches, Clue, Limits, Rng, SiteCard, TempFile,
+};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::catalogue::VariantFacts;
 use hanabi_solver::game::rules::{Options, Rules};
@@ -45,34 +47,6 @@ const FAMILIES: [&str; 10] = [
     "Alternating Clues & Orange (5 Suits)",
 ];
 
-/// A clue as hanab.live records it: a colour (an index into the variant's clue colours) or a
-/// rank.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Clue {
-    Colour(usize),
-    Rank(u8),
-}
-
-impl Clue {
-    fn is_colour(self) -> bool {
-        matches!(self, Clue::Colour(_))
-    }
-}
-
-fn clues_of(f: &VariantFacts) -> Vec<Clue> {
-    (0..f.clue_colors.len())
-        .map(Clue::Colour)
-        .chain(f.clue_ranks.iter().map(|&r| Clue::Rank(r)))
-        .collect()
-}
-
-fn touches(f: &VariantFacts, clue: Clue, (suit, rank): SiteCard) -> bool {
-    match clue {
-        Clue::Colour(c) => f.color_touches(c, suit, rank),
-        Clue::Rank(r) => f.rank_touches(r, suit, rank),
-    }
-}
-
 /// The token rules of `HANABLIVE.md` ("Play-rule families"), in the site's units: Clue Starved
 /// counts half tokens (start and maximum 16, a clue 2, a discard or finished stack 1).
 #[derive(Clone, Copy, Debug)]
@@ -94,26 +68,6 @@ fn economy(f: &VariantFacts) -> Economy {
         finish: if f.flags.throw_it_in_a_hole { 0 } else { 1 },
         discard_at_max: f.suits.iter().any(|s| s.inverted),
         alternating: f.flags.alternating_clues,
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Limits {
-    players: usize,
-    hand_size: usize,
-    /// Whole tokens at the start and at most.
-    tokens: u8,
-    max_strikes: u8,
-}
-
-impl Limits {
-    fn site(players: usize) -> Limits {
-        Limits {
-            players,
-            hand_size: if players <= 3 { 5 } else { 4 },
-            tokens: 8,
-            max_strikes: 3,
-        }
     }
 }
 

@@ -377,3 +377,55 @@ pub fn cut_facts(name: &str, suits: usize, stack: u8) -> VariantFacts {
     f.clue_ranks.retain(|&r| r <= stack);
     f
 }
+
+/// A clue as hanab.live records it: a colour (an index into the variant's clue colours) or a
+/// rank. The referees of the play-rule families give clues this way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clue {
+    Colour(usize),
+    Rank(u8),
+}
+
+impl Clue {
+    pub fn is_colour(self) -> bool {
+        matches!(self, Clue::Colour(_))
+    }
+}
+
+/// Every clue of a variant: its colours, then its ranks.
+pub fn clues_of(f: &VariantFacts) -> Vec<Clue> {
+    (0..f.clue_colors.len())
+        .map(Clue::Colour)
+        .chain(f.clue_ranks.iter().map(|&r| Clue::Rank(r)))
+        .collect()
+}
+
+/// Whether `clue` touches the card, by the catalogue's facts.
+pub fn touches(f: &VariantFacts, clue: Clue, (suit, rank): SiteCard) -> bool {
+    match clue {
+        Clue::Colour(c) => f.color_touches(c, suit, rank),
+        Clue::Rank(r) => f.rank_touches(r, suit, rank),
+    }
+}
+
+/// The table rules of a referee's game.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub players: usize,
+    pub hand_size: usize,
+    /// Whole tokens at the start and at most.
+    pub tokens: u8,
+    pub max_strikes: u8,
+}
+
+impl Limits {
+    /// The site's: hands of 5 for 2-3 players and 4 for 4-5, 8 tokens, 3 strikes.
+    pub fn site(players: usize) -> Limits {
+        Limits {
+            players,
+            hand_size: if players <= 3 { 5 } else { 4 },
+            tokens: 8,
+            max_strikes: 3,
+        }
+    }
+}
