@@ -502,12 +502,12 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
             assert_eq!(value, want, "turn {}: position {i}", turn.turn);
         }
         // Each turn's link opens the game itself at that turn.
+        let turn_link = turn.link.as_deref().expect("a link");
         assert!(
-            turn.link.ends_with(&format!("#{}", turn.turn)),
-            "{}",
-            turn.link
+            turn_link.ends_with(&format!("#{}", turn.turn)),
+            "{turn_link}"
         );
-        assert_eq!(link::decode(&turn.link).unwrap().actions, game.actions);
+        assert_eq!(link::decode(turn_link).unwrap().actions, game.actions);
     }
     let lost = &r.turns[1];
     assert!(lost.max_after < 25 && !lost.best_moves.is_empty(), "{r}");

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 pub use error::AnalysisError;
 pub use hidden_cards::{ExactReport, SampleReport};
-pub use problem::{GameTurn, Problem, Source};
+pub use problem::{read_game, GameTurn, Problem, Source};
 pub use report::{PositionReport, SolveReport};
 pub use review::{review, GameReview, TurnReview};
 pub use view::{View, ViewedPosition};

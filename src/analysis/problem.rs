@@ -124,20 +124,11 @@ impl Problem {
         })
     }
 
-    /// The position at `turn` (counted from 1) of the hanab.live game export in `path`.
-    /// `path` may also be a replay link (`https://hanab.live/replay-json/...`).
+    /// The position at `turn` (counted from 1) of the hanab.live game export in `path`, or of
+    /// the replay link `path` (see [`read_game`]).
     pub fn from_game_file(path: &Path, turn: usize) -> Result<Problem, AnalysisError> {
         let shown = path.display().to_string();
-        let export = if link::is_replay_link(&shown) {
-            link::decode(&shown)
-        } else {
-            hanablive::read(&read_text(path)?)
-        }
-        .map_err(|error| AnalysisError::File {
-            path: shown.clone(),
-            error,
-        })?;
-        Problem::from_game(export, &shown, turn)
+        Problem::from_game(read_game(&shown)?, &shown, turn)
     }
 
     /// The position at `turn` (counted from 1) of a game export that messages call `name`. A
@@ -234,6 +225,20 @@ impl Problem {
         Position::new(&file)
             .map_err(|f| AnalysisError::Internal(format!("the position does not read back: {f}")))
     }
+}
+
+/// The game export `source` names: a replay link (`https://hanab.live/replay-json/...`, read
+/// back by [`link::decode`]) or the path of an export file.
+pub fn read_game(source: &str) -> Result<GameExport, AnalysisError> {
+    let export = if link::is_replay_link(source) {
+        link::decode(source)
+    } else {
+        hanablive::read(&read_text(Path::new(source))?)
+    };
+    export.map_err(|error| AnalysisError::File {
+        path: source.to_string(),
+        error,
+    })
 }
 
 /// The text of the file at `path`.

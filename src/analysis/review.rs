@@ -30,8 +30,8 @@ pub struct Reachable {
 impl Reachable {
     fn of(s: &Solution) -> Reachable {
         Reachable {
-            max: s.lower_bound.max(if s.proven { s.max_score } else { 0 }),
-            upper: s.upper_bound.max(s.max_score),
+            max: s.lower_bound,
+            upper: s.upper_bound,
         }
     }
 
@@ -75,8 +75,10 @@ pub struct TurnReview {
     pub proven: bool,
     /// For an action proven to lower the maximum: the moves that keep it, in words.
     pub best_moves: Vec<String>,
-    /// The game on hanab.live, opened at this turn.
-    pub link: String,
+    /// The game on hanab.live, opened at this turn (none for a game whose options a link
+    /// cannot carry, or of a variant the site does not have).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
     /// For an action that lowered the maximum: the game up to this turn, then an optimal line
     /// from the best move, opened at this turn.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,8 +109,9 @@ pub struct GameReview {
     pub max_at_start_upper: u8,
     /// The turns whose action is proven to have lowered the maximum.
     pub lost_at: Vec<usize>,
-    /// The whole game on hanab.live.
-    pub link: String,
+    /// The whole game on hanab.live (as for [`TurnReview::link`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
     pub turns: Vec<TurnReview>,
 }
 
@@ -166,7 +169,7 @@ pub fn review(
             max_after_upper: after.upper,
             proven: before.proven() && after.proven(),
             best_moves: Vec::new(),
-            link: link_at(game, Some(record.turn)).unwrap_or_default(),
+            link: link_at(game, Some(record.turn)),
             best_link: None,
         };
         if review.lost_points() {
@@ -194,7 +197,7 @@ pub fn review(
         max_at_start: values[0].max,
         max_at_start_upper: values[0].upper,
         lost_at,
-        link: link_at(game, None).unwrap_or_default(),
+        link: link_at(game, None),
         turns,
     })
 }
@@ -211,25 +214,29 @@ fn better_moves(
 ) -> Vec<(Action, String)> {
     let deal = &replay.deal;
     let state = replay.states[step];
-    let moves: Vec<Action> = state
+    // Each other legal move with the position it leads to.
+    let moves: Vec<(Action, _)> = state
         .legal_actions(deal)
         .into_iter()
         .filter(|&a| a != taken)
+        .filter_map(|a| state.apply(deal, a).ok().map(|child| (a, child)))
         .collect();
-    let children: Vec<_> = moves
+    let open: Vec<_> = moves
         .iter()
-        .filter_map(|&a| state.apply(deal, a).ok())
+        .map(|&(_, child)| child)
+        .filter(|c| !c.is_over())
         .collect();
-    let open: Vec<_> = children.iter().filter(|c| !c.is_over()).copied().collect();
     let mut solved = solve_all(deal, &open, config).into_iter();
     let mut out: Vec<(Action, String, u8)> = Vec::new();
-    for (&a, child) in moves.iter().zip(&children) {
+    for &(a, child) in &moves {
         let value = if child.is_over() {
             Reachable::exact(child.score(&deal.rules))
         } else {
-            solved
-                .next()
-                .map_or(Reachable::exact(0), |s| Reachable::of(&s))
+            Reachable::of(
+                &solved
+                    .next()
+                    .expect("one answer per position still in play"),
+            )
         };
         if value.max < keep {
             continue;
@@ -321,8 +328,8 @@ impl fmt::Display for GameReview {
                 }
             }
         }
-        if !self.link.is_empty() {
-            writeln!(f, "On hanab.live: {}", self.link)?;
+        if let Some(link) = &self.link {
+            writeln!(f, "On hanab.live: {link}")?;
         }
         writeln!(f)?;
         writeln!(f, "turn  max before  max after  action")?;

@@ -2,10 +2,9 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Context;
 use clap::Args;
 use hanabi_solver::analysis;
-use hanabi_solver::hanablive::{self, link};
+use hanabi_solver::hanablive::link;
 
 use super::solve::SearchArgs;
 
@@ -28,13 +27,7 @@ pub struct ReviewArgs {
 
 pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     let config = args.search.config()?;
-    let game = if link::is_replay_link(&args.game) {
-        link::decode(&args.game).context("reading the replay link")?
-    } else {
-        let text = std::fs::read_to_string(&args.game)
-            .with_context(|| format!("cannot read {}", args.game))?;
-        hanablive::read(&text).with_context(|| args.game.clone())?
-    };
+    let game = analysis::read_game(&args.game)?;
     let review = analysis::review(&game, &args.game, &config, &args.site)?;
     let mut out = String::new();
     if args.json {

@@ -11,7 +11,7 @@
 //! ask all of them. The state, the search, replay and positions ask a variant's [`PlayOrder`],
 //! so no other code knows which way a stack goes.
 
-use crate::game::card::{Card, MAX_RANK, START};
+use crate::game::card::{Card, MAX_RANK, MAX_SUITS, START};
 
 /// One firework: the number of cards on it and the way it goes, in one byte (the low three
 /// bits count the cards). The way is 0 while it is still open (always, in variants whose
@@ -78,7 +78,7 @@ enum Rule {
 
 /// The plans a stack may still follow (at most one per possible start).
 #[derive(Clone, Copy)]
-pub struct Plans {
+struct Plans {
     list: [Stack; MAX_RANK],
     len: u8,
 }
@@ -95,7 +95,7 @@ impl Plans {
         self.len += 1;
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = Stack> + '_ {
+    fn iter(&self) -> impl Iterator<Item = Stack> + '_ {
         self.list[..self.len as usize].iter().copied()
     }
 }
@@ -263,7 +263,7 @@ impl PlayOrder {
     /// The plans `stack` may still follow: itself once its way is chosen; while it is open,
     /// every way its cards fit (Sudoku: every start rank, whether or not another stack took
     /// it; see [`PlayOrder::can_play`]).
-    pub fn plans(self, stack: Stack) -> Plans {
+    fn plans(self, stack: Stack) -> Plans {
         if stack.way() != 0 || matches!(self.rule, Rule::Fixed) {
             return Plans::one(stack);
         }
@@ -452,8 +452,7 @@ impl PlayOrder {
         let mut total = 0;
         let mut used = 0u8;
         // For each open stack, the height it reaches from each start rank.
-        let mut open: [[u8; MAX_RANK + 1]; crate::game::card::MAX_SUITS] =
-            [[0; MAX_RANK + 1]; crate::game::card::MAX_SUITS];
+        let mut open = [[0u8; MAX_RANK + 1]; MAX_SUITS];
         let mut n_open = 0;
         for (s, &stack) in stacks.iter().enumerate() {
             if stack.way() != 0 {
@@ -468,9 +467,7 @@ impl PlayOrder {
         }
         total + best_assignment(&open[..n_open], used, self.stack_size)
     }
-}
 
-impl PlayOrder {
     /// The cards on `stack` of suit `suit`, first played first.
     pub fn cards_on(self, suit: u8, stack: Stack) -> impl Iterator<Item = Card> {
         let plan = self.plans(stack).list[0];

@@ -63,25 +63,13 @@ pub fn encode(game: &GameExport, variant_id: u32) -> Result<String, Error> {
             "a replay link holds 2 to 6 players, not {players}"
         )));
     }
-    let lowest = game.deck.iter().map(|c| c.rank).min().unwrap_or(1);
-    let highest = game.deck.iter().map(|c| c.rank).max().unwrap_or(1);
-    if !(0..=9).contains(&lowest) || !(0..=9).contains(&highest) {
-        return Err(Error::Json(format!(
-            "a replay link holds ranks 0 to 9, not {lowest} to {highest}"
-        )));
-    }
+    let (lowest, highest) = digit_range(game.deck.iter().map(|c| c.rank), 1, "ranks")?;
     let mut deck = format!("{players}{lowest}{highest}");
     let span = highest - lowest + 1;
     for c in &game.deck {
         deck.push(char_of(c.suit_index * span + c.rank - lowest, "this card")?);
     }
-    let min_type = game.actions.iter().map(|a| a.kind).min().unwrap_or(0);
-    let max_type = game.actions.iter().map(|a| a.kind).max().unwrap_or(0);
-    if !(0..=9).contains(&min_type) || !(0..=9).contains(&max_type) {
-        return Err(Error::Json(format!(
-            "a replay link holds action types 0 to 9, not {min_type} to {max_type}"
-        )));
-    }
+    let (min_type, max_type) = digit_range(game.actions.iter().map(|a| a.kind), 0, "action types")?;
     let mut actions = format!("{min_type}{max_type}");
     let type_span = max_type - min_type + 1;
     for a in &game.actions {
@@ -98,6 +86,22 @@ pub fn encode(game: &GameExport, variant_id: u32) -> Result<String, Error> {
         out.push(c);
     }
     Ok(out)
+}
+
+/// The lowest and highest of `values` (`none` for none), which DATA writes as one digit each.
+fn digit_range(
+    values: impl Iterator<Item = i64> + Clone,
+    none: i64,
+    what: &str,
+) -> Result<(i64, i64), Error> {
+    let lowest = values.clone().min().unwrap_or(none);
+    let highest = values.max().unwrap_or(none);
+    if !(0..=9).contains(&lowest) || !(0..=9).contains(&highest) {
+        return Err(Error::Json(format!(
+            "a replay link holds {what} 0 to 9, not {lowest} to {highest}"
+        )));
+    }
+    Ok((lowest, highest))
 }
 
 /// The replay link of `game` on `site`, opening at `turn` (1 = the start) when given.
