@@ -645,6 +645,14 @@ impl State {
             if order.completes(before) {
                 self.clues = (self.clues + rules.tokens().stack_gain).min(rules.max_clues);
             }
+            // Choosing a stack's way can make a card needed whose copies are already gone
+            // (a 5 played down after the only 1 was discarded): in endless mode that loses.
+            if rules.endless
+                && order.is_open(before)
+                && self.max_reachable_score(rules) < rules.variant.perfect_score()
+            {
+                self.outcome = Outcome::Lost;
+            }
         } else {
             self.strikes += 1;
             self.lose(rules, card);

@@ -473,7 +473,8 @@ proptest! {
                     assert!((2..=6).contains(&rules.players));
                     assert!((1..=8).contains(&rules.hand_size));
                     assert!(rules.players as usize * rules.hand_size as usize <= v.deck_size());
-                    assert!((1..=15).contains(&rules.max_clues));
+                    assert!((1..=15).contains(&rules.max_tokens()));
+                    assert_eq!(rules.max_clues, rules.max_tokens() * v.tokens().scale);
                     assert!((1..=7).contains(&rules.max_strikes));
                     let (deal, state) = Deal::from_deck(rules.clone(), &v.deck())
                         .unwrap_or_else(|e| panic!("{rules:?}: the unshuffled deck does not deal: {e}"));

@@ -106,6 +106,8 @@ struct Referee {
     final_turns: Option<usize>,
     lost: Vec<SiteCard>,
     over: bool,
+    /// Endless mode (RULES.md): no final round, and only a complete set of fireworks scores.
+    endless: bool,
 }
 
 impl Referee {
@@ -162,7 +164,14 @@ impl Referee {
             final_turns: None,
             lost: pos.lost.clone(),
             over: false,
+            endless: false,
         }
+    }
+
+    /// The same game in endless mode.
+    fn endless(mut self) -> Referee {
+        self.endless = true;
+        self
     }
 
     /// This position, to set the solver's state up by hand.
@@ -188,10 +197,12 @@ impl Referee {
     }
 
     fn score(&self) -> u32 {
-        if self.strikes >= self.limits.max_strikes {
+        let total = self.stacks.iter().map(|s| s.len() as u32).sum();
+        let perfect = (self.stacks.len() * self.size()) as u32;
+        if self.strikes >= self.limits.max_strikes || (self.endless && total < perfect) {
             0
         } else {
-            self.stacks.iter().map(|s| s.len() as u32).sum()
+            total
         }
     }
 
@@ -371,7 +382,7 @@ impl Referee {
         if self.drawn < self.cards.len() {
             self.hands[mover].push(self.drawn);
             self.drawn += 1;
-            if self.drawn == self.cards.len() {
+            if self.drawn == self.cards.len() && !self.endless {
                 self.final_turns = Some(self.limits.players + 1);
             }
         }
@@ -504,10 +515,15 @@ fn best_score(r: &Referee) -> u32 {
 }
 
 fn rules_for(f: &VariantFacts, limits: Limits) -> Rules {
+    rules_with(f, limits, false)
+}
+
+fn rules_with(f: &VariantFacts, limits: Limits, endless: bool) -> Rules {
     let options = Options {
         hand_size: Some(limits.hand_size as u8),
         clues: Some(limits.tokens),
         strikes: Some(limits.max_strikes),
+        endless,
         ..Options::default()
     };
     Rules::new(
@@ -524,7 +540,11 @@ fn card_of(v: &Variant, (s, r): SiteCard) -> Card {
 }
 
 fn deal_for(f: &VariantFacts, deck: &[SiteCard], limits: Limits) -> (Deal, State) {
-    let rules = rules_for(f, limits);
+    deal_with(f, deck, limits, false)
+}
+
+fn deal_with(f: &VariantFacts, deck: &[SiteCard], limits: Limits, endless: bool) -> (Deal, State) {
+    let rules = rules_with(f, limits, endless);
     let cards: Vec<Card> = deck.iter().map(|&c| card_of(&rules.variant, c)).collect();
     Deal::from_deck(rules, &cards).unwrap()
 }
@@ -975,6 +995,37 @@ fn tiny_decks_solve_to_the_brute_force_answer() {
     assert!(deals + positions >= 100);
     let count = |family| unusual.get(&family).copied().unwrap_or(0);
     assert!(count(Family::UpOrDown) >= 5 && count(Family::Sudoku) >= 5);
+}
+
+/// Endless mode in both families: the referee plays on past the pile with no final round and
+/// scores only a complete set of fireworks, so its brute force knows nothing of when the game
+/// becomes lost; the solver must give the same answer, and a winning line must replay to it.
+/// Both answers must occur, or the comparison would show little.
+#[test]
+fn endless_tiny_decks_solve_to_the_brute_force_answer() {
+    let mut rng = Rng(0x5a_c4_04);
+    let (mut won, mut lost) = (0, 0);
+    for which in 0..TINY.len() {
+        for game in 0..5 {
+            let (f, deck, limits) = tiny_deal(&mut rng, which, 5);
+            let what = format!("{} endless deal {game}: {limits:?} deck {deck:?}", f.name);
+            let start = Referee::new(&f, &deck, limits).endless();
+            let expected = best_score(&start);
+            let (deal, state) = deal_with(&f, &deck, limits, true);
+            let got = solve(&deal, &state, &small());
+            assert!(got.proven, "{what}");
+            assert_eq!(u32::from(got.max_score), expected, "{what}");
+            if expected > 0 {
+                let end = replay_line(&start, &got.line);
+                assert_eq!(end.score(), expected, "{what}: the line's score");
+                won += 1;
+            } else {
+                lost += 1;
+            }
+        }
+    }
+    println!("endless: {won} won, {lost} lost");
+    assert!(won >= 10 && lost >= 10, "{won} won, {lost} lost");
 }
 
 /// Each pruning rule alone, all of them, and none: the answers stay the brute force's in both
