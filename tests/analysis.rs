@@ -453,7 +453,7 @@ fn hidden_card_reports_have_the_fields_solve_json_printed() {
 /// plain solver's on every position of the game.
 #[test]
 fn a_review_finds_the_turn_that_threw_the_win_away() {
-    use hanabi_solver::analysis::review;
+    use hanabi_solver::analysis::{review, ReviewOptions};
     use hanabi_solver::hanablive::{link, DeckCard, ExportAction, GameExport, GameOptions};
     use hanabi_solver::search::solve;
     let v = Variant::no_variant();
@@ -491,7 +491,12 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
         }),
         seed: None,
     };
-    let r = review(&game, "thrown", &config, link::SITE).unwrap();
+    let options = ReviewOptions {
+        search: config.clone(),
+        site: link::SITE.to_string(),
+        chances: None,
+    };
+    let r = review(&game, "thrown", &options, &mut |_| {}).unwrap();
     assert_eq!(r.max_at_start, 25);
     assert_eq!(r.lost_at, vec![2], "{r}");
     let replay = hanablive::replay(&game).unwrap();

@@ -219,3 +219,111 @@ fn review_a_real_game() {
         "{err}"
     );
 }
+
+/// Per-turn maxima of both real games, as a player reads them: they never rise along the game,
+/// the last is the score the game ends with, and each agrees with `solve GAME --turn N`.
+#[test]
+fn review_maxima_never_rise_and_agree_with_solve_at_each_turn() {
+    for name in ["game-194321.json", "game-p4v0s1-partial.json"] {
+        let game = data(name);
+        let r = solver_json(&["review", &game, "--json", "--threads", "2"]);
+        let turns = r["turns"].as_array().unwrap();
+        let mut last = r["max_at_start"].as_u64().unwrap();
+        for t in turns {
+            let (before, after) = (
+                t["max_before"].as_u64().unwrap(),
+                t["max_after"].as_u64().unwrap(),
+            );
+            assert!(t["proven"].as_bool().unwrap(), "{name} turn {}", t["turn"]);
+            assert_eq!(before, last, "{name} turn {}", t["turn"]);
+            assert!(
+                after <= before,
+                "{name} turn {}: the maximum rose",
+                t["turn"]
+            );
+            last = after;
+        }
+        if r["finished"].as_bool().unwrap() {
+            assert_eq!(last, r["final_score"].as_u64().unwrap(), "{name}");
+        }
+        for t in turns.iter().step_by(7) {
+            let turn = t["turn"].to_string();
+            let solved =
+                solver_json(&["solve", &game, "--turn", &turn, "--json", "--threads", "2"]);
+            assert_eq!(solved["max_score"], t["max_before"], "{name} turn {turn}");
+        }
+    }
+}
+
+/// `review --hidden`: every turn has the chance to win of the action taken and of the best
+/// one; the last turns are exact and agree with `solve --turn N --view cheat --exact` for the
+/// same action, the best is never below the action taken, a sampled figure lies in its
+/// interval; the text has the column and `--svg` writes the picture.
+#[test]
+fn review_hidden_gives_each_turn_a_chance_to_win() {
+    let game = data("game-194321.json");
+    let svg = std::env::temp_dir().join(format!("review-{}.svg", std::process::id()));
+    let svg_path = svg.display().to_string();
+    let args = [
+        "review",
+        &game,
+        "--hidden",
+        "--samples",
+        "12",
+        "--threads",
+        "2",
+    ];
+    let r = solver_json(&[&args[..], &["--json", "--svg", &svg_path]].concat());
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    std::fs::remove_file(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("the most still reachable"));
+    let turns = r["turns"].as_array().unwrap();
+    let mut exact_turns = 0;
+    for t in turns {
+        let c = &t["chance"];
+        let (taken, best) = (&c["taken"], &c["best"]);
+        let win = |x: &serde_json::Value| x["win"].as_f64().unwrap();
+        assert!(win(best) >= win(taken), "turn {}: {c}", t["turn"]);
+        match c["mode"].as_str().unwrap() {
+            "exact" => {
+                exact_turns += 1;
+                let turn = t["turn"].to_string();
+                let solved = solver_json(&[
+                    "solve", &game, "--turn", &turn, "--view", "cheat", "--exact", "--json",
+                ]);
+                let same = solved["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|m| m["action"] == taken["action"])
+                    .unwrap_or_else(|| panic!("turn {turn}: {taken} among {solved}"));
+                assert_eq!(
+                    same["win_probability_fraction"], taken["fraction"],
+                    "turn {turn}"
+                );
+                let best_exact = solved["moves"][0]["win_probability"].as_f64().unwrap();
+                assert_eq!(best_exact, win(best), "turn {turn}");
+            }
+            "sampled" => {
+                let (lo, hi) = (
+                    taken["interval"][0].as_f64().unwrap(),
+                    taken["interval"][1].as_f64().unwrap(),
+                );
+                assert!(
+                    lo <= win(taken) && win(taken) <= hi + 1e-9,
+                    "turn {}: {c}",
+                    t["turn"]
+                );
+                assert!(c["samples"].as_u64().unwrap() >= 1);
+            }
+            other => panic!("mode {other}"),
+        }
+    }
+    assert!(exact_turns >= 3, "{exact_turns} exact turns");
+    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("win taken"), "{text}");
+}

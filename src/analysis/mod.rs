@@ -6,12 +6,14 @@
 //! report that comes back, so that anything else that solves positions (the seeds of a batch,
 //! every turn of a game under review) asks the same questions and gets the same answers.
 
+pub mod chart;
 mod error;
 pub mod hidden_cards;
 pub mod problem;
 pub mod report;
 pub mod review;
 pub mod view;
+pub mod win_chance;
 
 use std::time::{Duration, Instant};
 
@@ -19,8 +21,9 @@ pub use error::AnalysisError;
 pub use hidden_cards::{ExactReport, SampleReport};
 pub use problem::{read_game, GameTurn, Problem, Source};
 pub use report::{PositionReport, SolveReport};
-pub use review::{review, GameReview, TurnReview};
+pub use review::{review, GameReview, Progress, ReviewOptions, TurnReview};
 pub use view::{View, ViewedPosition};
+pub use win_chance::{ChanceConfig, WinChance};
 
 use crate::batch::{Game, Outcome, Record};
 use crate::game::rules::Rules;

@@ -2,10 +2,14 @@
 //! card known before and after each action, the turns whose action lowered it, and for those
 //! the moves that would have kept it, with links that open the game on hanab.live.
 //!
-//! Every position of the game is solved with one shared table ([`solve_all`]): consecutive
-//! positions share most of their futures, so the whole review costs little more than its
-//! hardest turn. A turn is said to lose points only when that is proven: the bound after the
-//! action is below the proven value before it.
+//! Every position of the game is solved with one shared table ([`SharedSearch`]): consecutive
+//! positions share most of their futures, and each position's value is at most the one before
+//! it (its action was one of the choices there), so the previous answer bounds the next search
+//! and the whole review costs little more than its hardest turn. A turn is said to lose points
+//! only when that is proven: the bound after the action is below the proven value before it.
+//!
+//! With hidden cards ([`ReviewOptions::chances`]) each turn also gets the chance to win of the
+//! action taken and of the best one, with the pile hidden ([`super::win_chance`]).
 
 use std::fmt;
 
@@ -13,10 +17,30 @@ use serde::Serialize;
 
 use crate::hanablive::{self, link, GameExport};
 use crate::line::describe;
-use crate::search::{solve, solve_all, Solution, SolveConfig};
+use crate::search::{solve, SharedSearch, Solution, SolveConfig};
 use crate::state::Action;
 
+use super::win_chance::{win_chance, ChanceConfig, WinChance};
 use super::{AnalysisError, Problem};
+
+/// What a review computes and where its links point.
+#[derive(Clone, Debug)]
+pub struct ReviewOptions {
+    /// Limits of each position's search (its time limit is per position).
+    pub search: SolveConfig,
+    /// The server the links point at.
+    pub site: String,
+    /// The chance to win of each turn's action with the pile hidden, when asked for.
+    pub chances: Option<ChanceConfig>,
+}
+
+/// How far a review has got: `done` of `total` steps of `stage`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub stage: &'static str,
+    pub done: usize,
+    pub total: usize,
+}
 
 /// The value of one position: proven, or bounds a limit left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -83,6 +107,10 @@ pub struct TurnReview {
     /// from the best move, opened at this turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_link: Option<String>,
+    /// With hidden cards: the chance to win of the action taken and of the best one, with the
+    /// pile hidden.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance: Option<WinChance>,
 }
 
 impl TurnReview {
@@ -115,14 +143,16 @@ pub struct GameReview {
     pub turns: Vec<TurnReview>,
 }
 
-/// Reviews `game` (called `name` in messages): `config` applies to each position (its time
-/// limit per position); links point at `site`.
+/// Reviews `game` (called `name` in messages) as `options` say, telling `progress` after each
+/// step.
 pub fn review(
     game: &GameExport,
     name: &str,
-    config: &SolveConfig,
-    site: &str,
+    options: &ReviewOptions,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<GameReview, AnalysisError> {
+    let config = &options.search;
+    let site = options.site.as_str();
     let file = |error| AnalysisError::File {
         path: name.to_string(),
         error,
@@ -134,23 +164,14 @@ pub fn review(
     let link_at = |g: &GameExport, turn: Option<usize>| -> Option<String> {
         variant_id.and_then(|id| link::replay_link(site, g, id, turn).ok())
     };
-    // The value of every position before an action, and of the last one.
-    let values: Vec<Reachable> = {
-        let open: Vec<usize> = (0..replay.states.len())
-            .filter(|&i| !replay.states[i].is_over())
-            .collect();
-        let states: Vec<_> = open.iter().map(|&i| replay.states[i]).collect();
-        let solved = solve_all(deal, &states, config);
-        let mut values: Vec<Reachable> = replay
-            .states
-            .iter()
-            .map(|s| Reachable::exact(s.score(rules)))
-            .collect();
-        for (&i, s) in open.iter().zip(&solved) {
-            values[i] = Reachable::of(s);
-        }
-        values
-    };
+    let search = SharedSearch::new(deal, config);
+    let values = game_values(&replay, &search, progress);
+    let losing = replay
+        .turns
+        .iter()
+        .filter(|r| r.action.is_some() && values[r.index + 1].upper < values[r.index].max)
+        .count();
+    let mut losing_done = 0;
     let mut turns = Vec::new();
     for record in &replay.turns {
         let Some(action) = record.action else {
@@ -171,16 +192,40 @@ pub fn review(
             best_moves: Vec::new(),
             link: link_at(game, Some(record.turn)),
             best_link: None,
+            chance: None,
         };
         if review.lost_points() {
-            let keep = better_moves(&replay, step, action, before.max, config);
+            let keep = better_moves(&replay, step, action, before, &search);
             if let Some(&(first, _)) = keep.first() {
                 review.best_link = best_line_link(game, name, record.turn, first, config)
                     .and_then(|g| link_at(&g, Some(record.turn)));
             }
             review.best_moves = keep.into_iter().map(|(_, text)| text).collect();
+            losing_done += 1;
+            progress(Progress {
+                stage: "turns that lost points",
+                done: losing_done,
+                total: losing,
+            });
         }
         turns.push(review);
+    }
+    if let Some(chances) = &options.chances {
+        let total = turns.len();
+        for (done, (review, record)) in turns
+            .iter_mut()
+            .zip(replay.turns.iter().filter(|r| r.action.is_some()))
+            .enumerate()
+        {
+            let state = &replay.states[record.index];
+            let action = record.action.expect("turns with an action");
+            review.chance = Some(win_chance(deal, state, &replay.names, action, chances)?);
+            progress(Progress {
+                stage: "chances to win",
+                done: done + 1,
+                total,
+            });
+        }
     }
     let lost_at = turns
         .iter()
@@ -202,16 +247,48 @@ pub fn review(
     })
 }
 
+/// The value of every position of the game (before each action, and the last), in order, each
+/// search bounded by the one before.
+fn game_values(
+    replay: &hanablive::Replay,
+    search: &SharedSearch,
+    progress: &mut dyn FnMut(Progress),
+) -> Vec<Reachable> {
+    let rules = &replay.deal.rules;
+    let total = replay.states.len();
+    let mut values = Vec::with_capacity(total);
+    let mut ceiling = None;
+    for (i, state) in replay.states.iter().enumerate() {
+        let value = if state.is_over() {
+            Reachable::exact(state.score(rules))
+        } else {
+            let s = search.value(state, ceiling);
+            // The next position follows from this one by one of its actions: it can reach no
+            // more than this one can.
+            ceiling = Some(s.upper_bound);
+            Reachable::of(&s)
+        };
+        values.push(value);
+        progress(Progress {
+            stage: "positions",
+            done: i + 1,
+            total,
+        });
+    }
+    values
+}
+
 /// The legal moves of the position before action `step` (other than `taken`) that keep a
-/// maximum of at least `keep`, proven, each with its words; moves that read the same (two
+/// maximum of at least `before.max`, proven, each with its words; moves that read the same (two
 /// copies of a card) are listed once.
 fn better_moves(
     replay: &hanablive::Replay,
     step: usize,
     taken: Action,
-    keep: u8,
-    config: &SolveConfig,
+    before: Reachable,
+    search: &SharedSearch,
 ) -> Vec<(Action, String)> {
+    let keep = before.max;
     let deal = &replay.deal;
     let state = replay.states[step];
     // Each other legal move with the position it leads to.
@@ -221,22 +298,13 @@ fn better_moves(
         .filter(|&a| a != taken)
         .filter_map(|a| state.apply(deal, a).ok().map(|child| (a, child)))
         .collect();
-    let open: Vec<_> = moves
-        .iter()
-        .map(|&(_, child)| child)
-        .filter(|c| !c.is_over())
-        .collect();
-    let mut solved = solve_all(deal, &open, config).into_iter();
     let mut out: Vec<(Action, String, u8)> = Vec::new();
     for &(a, child) in &moves {
         let value = if child.is_over() {
             Reachable::exact(child.score(&deal.rules))
         } else {
-            Reachable::of(
-                &solved
-                    .next()
-                    .expect("one answer per position still in play"),
-            )
+            // A move's position can reach no more than the position it is made from.
+            Reachable::of(&search.value(&child, Some(before.upper)))
         };
         if value.max < keep {
             continue;
@@ -332,7 +400,19 @@ impl fmt::Display for GameReview {
             writeln!(f, "On hanab.live: {link}")?;
         }
         writeln!(f)?;
-        writeln!(f, "turn  max before  max after  action")?;
+        let chances = self.turns.iter().any(|t| t.chance.is_some());
+        if chances {
+            writeln!(
+                f,
+                "Chance to win with the draw pile hidden, of the action taken and of the best one: \
+                 exact over every pile order, or ~ sampled (each pile solved with every card \
+                 known, so it can only be too high; the JSON has the intervals)."
+            )?;
+            writeln!(f)?;
+            writeln!(f, "turn  max before  max after  win taken     best  action")?;
+        } else {
+            writeln!(f, "turn  max before  max after  action")?;
+        }
         for t in &self.turns {
             let before = Reachable {
                 max: t.max_before,
@@ -343,9 +423,14 @@ impl fmt::Display for GameReview {
                 upper: t.max_after_upper,
             };
             let mark = if t.lost_points() { "  <-- lost" } else { "" };
+            let chance = match &t.chance {
+                Some(c) => format!("{:>9}  {:>7}  ", c.taken.short(), c.best.short()),
+                None if chances => format!("{:>9}  {:>7}  ", "", ""),
+                None => String::new(),
+            };
             writeln!(
                 f,
-                "{:>4}  {:>10}  {:>9}  {}{mark}",
+                "{:>4}  {:>10}  {:>9}  {chance}{}{mark}",
                 t.turn,
                 before.to_string(),
                 after.to_string(),

@@ -324,7 +324,7 @@ pub fn deadline_after(start: Instant, limit: Option<Duration>) -> Option<Instant
 /// The answer does not depend on `config.threads`; only speed and node counts do.
 pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
     let tables = Tables::new(config);
-    solve_with(deal, state, config, &tables, true)
+    solve_with(deal, state, config, &tables, true, None)
 }
 
 /// The best final score after each of `states` (positions of the same deal), without lines.
@@ -333,11 +333,36 @@ pub fn solve(deal: &Deal, state: &State, config: &SolveConfig) -> Solution {
 /// others meet is reused: the root actions of a position share most of their futures. Each
 /// answer is exactly what [`solve`] gives (its `max_score` and `proven`), one thread each.
 pub fn solve_all(deal: &Deal, states: &[State], config: &SolveConfig) -> Vec<Solution> {
-    let tables = Tables::new(config);
-    states
-        .iter()
-        .map(|s| solve_with(deal, s, config, &tables, false))
-        .collect()
+    let search = SharedSearch::new(deal, config);
+    states.iter().map(|s| search.value(s, None)).collect()
+}
+
+/// Searches of many positions of one deal that share one pair of tables: what one search
+/// learns about a position the others meet is reused. A game's positions one after another
+/// (the review of a game) or the positions after each root action (the hidden-card modes)
+/// cost little more together than the hardest of them.
+pub struct SharedSearch<'a> {
+    deal: &'a Deal,
+    config: &'a SolveConfig,
+    tables: Tables,
+}
+
+impl<'a> SharedSearch<'a> {
+    pub fn new(deal: &'a Deal, config: &'a SolveConfig) -> SharedSearch<'a> {
+        SharedSearch {
+            deal,
+            config,
+            tables: Tables::new(config),
+        }
+    }
+
+    /// The best final score from `state`, without a line. `ceiling` is a proven bound the
+    /// caller already has (the value of a position this one follows in a game can be no more
+    /// than the value of the one before it): the search stops as soon as a line reaches it,
+    /// where it would otherwise still have to refute everything above.
+    pub fn value(&self, state: &State, ceiling: Option<u8>) -> Solution {
+        solve_with(self.deal, state, self.config, &self.tables, false, ceiling)
+    }
 }
 
 /// The real game's table and the relaxed game's, under one memory cap.
@@ -370,6 +395,7 @@ fn solve_with(
     config: &SolveConfig,
     tables: &Tables,
     want_line: bool,
+    ceiling: Option<u8>,
 ) -> Solution {
     let start = Instant::now();
     let rules = &deal.rules;
@@ -397,7 +423,9 @@ fn solve_with(
     let mut hi = if state.is_over() {
         lo
     } else {
-        upper_bound(deal, state, config.tuning.bounds).max(lo)
+        upper_bound(deal, state, config.tuning.bounds)
+            .min(ceiling.unwrap_or(u8::MAX))
+            .max(lo)
     };
     let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
     // Nodes left under `config.max_nodes` (each sequential sub-search gets at most this).
