@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod site;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
