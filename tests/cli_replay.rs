@@ -137,7 +137,7 @@ fn unreadable_or_broken_files_fail_on_one_line_naming_the_file() {
 
 /// Runs the program with `args`, which must succeed, and parses its JSON output.
 fn solver_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+    let out = site::direct(&mut Command::new(env!("CARGO_BIN_EXE_hanabi-solver")))
         .args(args)
         .output()
         .expect("the binary runs");
@@ -229,7 +229,7 @@ fn review_a_real_game() {
 
 /// The program's standard output for `args`, which must succeed.
 fn stdout_of(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+    let out = site::direct(&mut Command::new(env!("CARGO_BIN_EXE_hanabi-solver")))
         .args(args)
         .output()
         .expect("the binary runs");

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::Command;
 
 /// What the server answers for one path.
 #[derive(Clone)]
@@ -86,4 +87,10 @@ pub fn closed_port_url() -> String {
     let url = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     url
+}
+
+/// `command` with its downloads sent straight to the server: a proxy named in the environment
+/// (`HTTP_PROXY` and the like, which the program honours) cannot reach the test's 127.0.0.1.
+pub fn direct(command: &mut Command) -> &mut Command {
+    command.env("NO_PROXY", "*").env("no_proxy", "*")
 }
