@@ -219,7 +219,7 @@ fn source(args: &SolveArgs) -> anyhow::Result<Source> {
         }
     }
     if args.turn.is_some() && game.is_none() {
-        bail!("--turn needs a hanab.live game: an export (GAME.json), a game id or address, or a replay link");
+        bail!("--turn needs a hanab.live game export (GAME.json), a game id or address, or a replay link");
     }
     if let Some(path) = position {
         return Ok(Source::PositionFile(path));
