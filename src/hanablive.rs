@@ -23,6 +23,8 @@
 //! holds a card that can be played (see [`live_end`]). Neither can change the score; a replay
 //! treats the game as over at that point, and [`export_line`] stops there.
 
+pub mod address;
+pub mod fetch;
 pub mod link;
 
 use std::collections::BTreeMap;

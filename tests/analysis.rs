@@ -30,6 +30,7 @@ fn game_source(turn: usize) -> Source {
     Source::Game {
         path: game_path(),
         turn,
+        site: hanablive::link::SITE.to_string(),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::site::{closed_port_url, Reply, TestSite};
 use common::{fails, run, TempFile};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules, DEFAULT_NAMES};
@@ -148,6 +149,66 @@ fn replay_of_missing_and_non_json_files() {
     fails(&["replay", wrong_shape.path()]);
     let empty = TempFile::with_text("empty.json", "");
     fails(&["replay", empty.path()]);
+}
+
+/// A game that cannot be downloaded is one line that says why and names the address, for
+/// every command that reads games: no game of that id (404, or a web page instead of a
+/// game), a server failure, a reply that is no export or is far too large, no server at all.
+/// A seed link or another web address where a game is needed, and a --site that is no server
+/// address, are one line too.
+#[test]
+fn downloads_that_fail_say_why_on_one_line() {
+    let site = TestSite::start(vec![
+        ("/export/500", Reply::new(500, "Internal Server Error\n")),
+        (
+            "/export/7",
+            Reply::new(200, "<!DOCTYPE html>\n<html></html>\n"),
+        ),
+        ("/export/8", Reply::new(200, "{\"players\": [\"a\"]}")),
+        ("/export/9", Reply::new(200, vec![b' '; 17 << 20])),
+    ]);
+    let url = site.url.as_str();
+    for command in ["replay", "review", "solve"] {
+        let m = fails(&[command, "99999999", "--site", url]);
+        assert!(
+            m.contains(&format!("{url} has no game 99999999 ({url}/export/99999999 answered 404 Not Found: Error: That game does not exist")),
+            "{m}"
+        );
+    }
+    let m = fails(&["replay", "500", "--site", url]);
+    assert!(
+        m.contains(&format!(
+            "{url}/export/500 answered 500 Internal Server Error"
+        )),
+        "{m}"
+    );
+    let m = fails(&["review", "https://hanab.live/replay/7", "--site", url]);
+    assert!(m.contains("has no game 7") && m.contains("web page"), "{m}");
+    let m = fails(&["solve", "8", "--turn", "2", "--site", url]);
+    assert!(
+        m.contains(&format!(
+            "{url}/export/8 did not send a game export: invalid game JSON"
+        )),
+        "{m}"
+    );
+    let m = fails(&["replay", "9", "--site", url]);
+    assert!(m.contains("/export/9 sent more than 16 MiB"), "{m}");
+
+    let closed = closed_port_url();
+    let m = fails(&["replay", "5", "--site", &closed]);
+    assert!(
+        m.contains(&format!(
+            "cannot reach {closed}/export/5: connection refused"
+        )),
+        "{m}"
+    );
+
+    let m = fails(&["review", "https://hanab.live/seed/p2v0s1"]);
+    assert!(m.contains("is a seed") && m.contains("solve p2v0s1"), "{m}");
+    let m = fails(&["replay", "https://hanab.live/history/someone"]);
+    assert!(m.contains("not the address of a hanab.live game"), "{m}");
+    let m = fails(&["solve", "5", "--site", "hanab.live"]);
+    assert!(m.contains("not a server address"), "{m}");
 }
 
 #[test]

@@ -1,7 +1,14 @@
 //! The `replay` command, run as a program.
 
+// Only the stand-in site of the shared helpers: the rest is not needed here.
+#[allow(dead_code)]
+#[path = "common/site.rs"]
+mod site;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use site::{Reply, TestSite};
 
 fn replay(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
@@ -130,7 +137,7 @@ fn unreadable_or_broken_files_fail_on_one_line_naming_the_file() {
 
 /// Runs the program with `args`, which must succeed, and parses its JSON output.
 fn solver_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+    let out = site::direct(&mut Command::new(env!("CARGO_BIN_EXE_hanabi-solver")))
         .args(args)
         .output()
         .expect("the binary runs");
@@ -326,4 +333,68 @@ fn review_hidden_gives_each_turn_a_chance_to_win() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("win taken"), "{text}");
+}
+
+/// The program's standard output for `args`, which must succeed.
+fn stdout_of(args: &[&str]) -> String {
+    let out = site::direct(&mut Command::new(env!("CARGO_BIN_EXE_hanabi-solver")))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A game downloaded from the site, by id or by any of the site's addresses of it, reads as
+/// its export file does: `replay` prints the same, `solve` at turn 40 (`--turn 40` or `#40`)
+/// finds the same line, and `review` the same review, but for the game's name and links that
+/// open on `--site`. A bare number with `--players` is still a seed string.
+#[test]
+fn games_download_by_id_and_address() {
+    let file = data("game-194321.json");
+    let export = std::fs::read(&file).unwrap();
+    let site = TestSite::start(vec![("/export/194321", Reply::new(200, export))]);
+    let url = site.url.as_str();
+
+    let by_file = stdout_of(&["replay", &file]);
+    for game in [
+        "194321",
+        "https://hanab.live/replay/194321",
+        "https://hanab.live/shared-replay/194321/",
+        "https://hanab.live/export/194321#12",
+    ] {
+        assert_eq!(
+            stdout_of(&["replay", game, "--site", url]),
+            by_file,
+            "{game}"
+        );
+    }
+
+    let answer = |v: &serde_json::Value| (v["max_score"].clone(), v["line"].clone());
+    let by_file = solver_json(&["solve", &file, "--turn", "40", "--json"]);
+    assert!(by_file["line"].as_array().is_some_and(|l| !l.is_empty()));
+    for game in [
+        vec!["194321", "--turn", "40"],
+        vec!["https://hanab.live/replay/194321#40"],
+    ] {
+        let mut args = vec!["solve", "--site", url, "--json"];
+        args.extend(&game);
+        assert_eq!(answer(&solver_json(&args)), answer(&by_file), "{game:?}");
+    }
+
+    let by_file = stdout_of(&["review", &file]);
+    let by_id = stdout_of(&["review", "194321", "--site", url]);
+    assert!(by_id.starts_with("Review: 194321 (No Variant"), "{by_id}");
+    assert!(by_id.contains(&format!("{url}/replay-json/")), "{by_id}");
+    assert_eq!(
+        by_id.replace(url, "https://hanab.live"),
+        by_file.replace(&file, "194321")
+    );
+
+    let seed = solver_json(&["solve", "12345", "--players", "2", "--json"]);
+    assert_eq!(seed["deal"], "seed 12345");
 }

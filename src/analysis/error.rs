@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use crate::error::Error;
+use crate::hanablive::fetch::FetchError;
 use crate::hidden::exact::ExactError;
 use crate::position::Faults;
 
@@ -56,6 +57,15 @@ pub enum AnalysisError {
         first: usize,
         last: usize,
     },
+    /// A game on hanab.live that could not be downloaded.
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    /// A seed link where a game played is needed.
+    #[error("{link} is a seed (a deal), not a game played: give a game id, a replay address or an export file (`solve {seed}` solves the deal)")]
+    SeedNotGame { link: String, seed: String },
+    /// A web address that names no game.
+    #[error("{0} is not the address of a hanab.live game: give https://hanab.live/replay/ID, .../shared-replay/ID, .../export/ID, a game id, a replay link (.../replay-json/...) or an export file")]
+    NotAGameAddress(String),
     #[error("{label}: {error}")]
     Exact { label: String, error: ExactError },
     #[error("{label}: {error}")]

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::game::card::Card;
 use crate::game::rules::{Rules, DEFAULT_NAMES};
-use crate::hanablive::{self, link, GameExport};
+use crate::hanablive::address::GameAddress;
+use crate::hanablive::{self, fetch, link, GameExport};
 use crate::position::{self, Position};
 use crate::seed::shuffled_deck;
 use crate::state::{Action, Deal, State};
@@ -24,9 +25,15 @@ pub enum Source {
     Deck { deck: Vec<Card>, rules: Rules },
     /// A position file (the `.hanabi` format), which sets the rules itself.
     PositionFile(PathBuf),
-    /// A hanab.live game export at a turn, numbered as the site's replays number turns: turn 1
-    /// is the start of the game, turn N the position before the game's N-th action.
-    Game { path: PathBuf, turn: usize },
+    /// A hanab.live game at a turn, numbered as the site's replays number turns: turn 1 is the
+    /// start of the game, turn N the position before the game's N-th action. `path` is
+    /// anything [`read_game`] reads (an export file, a replay link, a game id or the address
+    /// of a game on the site), and `site` the server a game named by id is downloaded from.
+    Game {
+        path: PathBuf,
+        turn: usize,
+        site: String,
+    },
 }
 
 /// A hanab.live game and the point in it that a problem starts from.
@@ -69,7 +76,7 @@ impl Problem {
                 deck.clone(),
             )?),
             Source::PositionFile(path) => Problem::from_position_file(path),
-            Source::Game { path, turn } => Problem::from_game_file(path, *turn),
+            Source::Game { path, turn, site } => Problem::from_game_file(path, *turn, site),
         }
     }
 
@@ -124,11 +131,11 @@ impl Problem {
         })
     }
 
-    /// The position at `turn` (counted from 1) of the hanab.live game export in `path`, or of
-    /// the replay link `path` (see [`read_game`]).
-    pub fn from_game_file(path: &Path, turn: usize) -> Result<Problem, AnalysisError> {
+    /// The position at `turn` (counted from 1) of the hanab.live game `path` names: an export
+    /// file, a replay link, or a game on `site` (see [`read_game`]).
+    pub fn from_game_file(path: &Path, turn: usize, site: &str) -> Result<Problem, AnalysisError> {
         let shown = path.display().to_string();
-        Problem::from_game(read_game(&shown)?, &shown, turn)
+        Problem::from_game(read_game(&shown, site)?, &shown, turn)
     }
 
     /// The position at `turn` (counted from 1) of a game export that messages call `name`. A
@@ -227,18 +234,25 @@ impl Problem {
     }
 }
 
-/// The game export `source` names: a replay link (`https://hanab.live/replay-json/...`, read
-/// back by [`link::decode`]) or the path of an export file.
-pub fn read_game(source: &str) -> Result<GameExport, AnalysisError> {
-    let export = if link::is_replay_link(source) {
-        link::decode(source)
-    } else {
-        hanablive::read(&read_text(Path::new(source))?)
-    };
-    export.map_err(|error| AnalysisError::File {
+/// The game export `source` names (told apart by [`GameAddress::classify`]): the path of an
+/// export file, a replay link (`https://hanab.live/replay-json/...`, read back by
+/// [`link::decode`]), or a finished game on the site, by id (`194321`) or by the address of
+/// its replay (`https://hanab.live/replay/194321`), downloaded from `site`.
+pub fn read_game(source: &str, site: &str) -> Result<GameExport, AnalysisError> {
+    let in_source = |error| AnalysisError::File {
         path: source.to_string(),
         error,
-    })
+    };
+    match GameAddress::classify(source) {
+        GameAddress::File(path) => hanablive::read(&read_text(&path)?).map_err(in_source),
+        GameAddress::ReplayLink(text) => link::decode(&text).map_err(in_source),
+        GameAddress::GameId(id) => Ok(fetch::fetch_game(site, id)?),
+        GameAddress::SeedLink(seed) => Err(AnalysisError::SeedNotGame {
+            link: source.to_string(),
+            seed,
+        }),
+        GameAddress::OtherUrl(url) => Err(AnalysisError::NotAGameAddress(url)),
+    }
 }
 
 /// The text of the file at `path`.

@@ -15,6 +15,7 @@ mod game_args;
 mod replay;
 mod review;
 mod seeds;
+mod site;
 mod solve;
 mod variants;
 
@@ -22,6 +23,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 pub use game_args::GameArgs;
+pub use site::SiteArg;
 
 use std::time::Duration;
 
@@ -76,7 +78,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Show the hands and draw pile that a hanab.live seed deals.
     Deal(deal::DealArgs),
-    /// Replay a hanab.live game export, checking every action against the rules.
+    /// Replay a hanab.live game (an export file, a game id or address on the site, or a replay
+    /// link), checking every action against the rules.
     Replay(replay::ReplayArgs),
     /// Review a whole hanab.live game turn by turn: the most the team could still score with
     /// every card known before and after each action, the actions that lowered it and the moves

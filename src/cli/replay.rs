@@ -1,30 +1,29 @@
-//! `hanabi-solver replay GAME.json`.
+//! `hanabi-solver replay GAME`.
 
 use anyhow::Context;
 use clap::Args;
-use hanabi_solver::hanablive::{self, link};
+use hanabi_solver::analysis;
+use hanabi_solver::hanablive;
 use std::io::Write;
-use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A hanab.live game export (JSON), or a replay link
-    /// (https://hanab.live/replay-json/..., as `solve --link` prints).
-    pub game: PathBuf,
+    /// The game: a hanab.live export file (GAME.json), a finished game on the site by id
+    /// (194321) or address (https://hanab.live/replay/194321, .../shared-replay/ID or
+    /// .../export/ID; downloaded from --site), or a replay link
+    /// (https://hanab.live/replay-json/..., as `solve --link` prints). An existing file of that
+    /// name is always read as a file.
+    pub game: String,
+    #[command(flatten)]
+    pub site: super::SiteArg,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
-    let path = args.game.display().to_string();
-    let game = if link::is_replay_link(&path) {
-        link::decode(&path).context("reading the replay link")?
-    } else {
-        let text =
-            std::fs::read_to_string(&args.game).with_context(|| format!("cannot read {path}"))?;
-        hanablive::read(&text).with_context(|| path.clone())?
-    };
+    let path = &args.game;
+    let game = analysis::read_game(path, &args.site.site)?;
     let replay = hanablive::replay(&game).with_context(|| path.clone())?;
     let rules = &replay.deal.rules;
     let perfect = rules.perfect_score();

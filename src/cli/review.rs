@@ -7,21 +7,22 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use clap::Args;
 use hanabi_solver::analysis::{self, chart, ChanceConfig, Progress, ReviewOptions};
-use hanabi_solver::hanablive::link;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::solve::SearchArgs;
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: a hanab.live export file (GAME.json) or a replay link
-    /// (https://hanab.live/replay-json/..., as `solve --link` prints).
+    /// The game: a hanab.live export file (GAME.json), a finished game on the site by id
+    /// (194321) or address (https://hanab.live/replay/194321, .../shared-replay/ID or
+    /// .../export/ID; downloaded from --site), or a replay link
+    /// (https://hanab.live/replay-json/..., as `solve --link` prints). An existing file of that
+    /// name is always read as a file.
     pub game: String,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// The server the links point at.
-    #[arg(long, value_name = "URL", default_value = link::SITE)]
-    pub site: String,
+    #[command(flatten)]
+    pub site: super::SiteArg,
     /// Also give, for each turn, the chance to win of the action taken and of the best action
     /// when the players see every hand but not the draw pile: exact over every order of the
     /// pile where it has at most 1,000,000 orders (the last turns), else the share of
@@ -54,7 +55,8 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     if args.hidden && args.samples == 0 {
         bail!("--samples must be at least 1");
     }
-    let game = analysis::read_game(&args.game)?;
+    let site = &args.site.site;
+    let game = analysis::read_game(&args.game, site)?;
     let options = ReviewOptions {
         chances: args.hidden.then(|| ChanceConfig {
             search: config.clone(),
@@ -62,7 +64,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
             rng_seed: args.rng_seed,
         }),
         search: config,
-        site: args.site.clone(),
+        site: site.clone(),
     };
     let bar = progress_bar();
     let review = analysis::review(&game, &args.game, &options, &mut |p: Progress| {

@@ -2,10 +2,11 @@
 //! line to it.
 //!
 //! What is solved: a seed, a whole deck (`--deck`), a position file (`FILE.hanabi` or
-//! `--position FILE`), or the position at some turn of a hanab.live game export
-//! (`GAME.json --turn N`). This module turns the arguments into a [`Source`] and a [`View`],
-//! checks the options that only make sense together, and prints what the library's
-//! [`analysis`] reports; the files it writes come from the library too.
+//! `--position FILE`), or the position at some turn of a hanab.live game (`GAME --turn N`:
+//! an export file, a game on the site by id or address, or a replay link). This module turns
+//! the arguments into a [`Source`] and a [`View`], checks the options that only make sense
+//! together, and prints what the library's [`analysis`] reports; the files it writes come from
+//! the library too.
 
 use std::fmt::Display;
 use std::path::PathBuf;
@@ -17,6 +18,7 @@ use hanabi_solver::analysis::{
     self, time_left, AnalysisError, ExactReport, Problem, SampleReport, Source, View,
     ViewedPosition,
 };
+use hanabi_solver::hanablive::address::GameAddress;
 use hanabi_solver::hanablive::{self, link};
 use hanabi_solver::hidden::ExactConfig;
 use hanabi_solver::search::{deadline_after, SolveConfig, Tuning};
@@ -27,9 +29,11 @@ use serde::Serialize;
 pub struct SolveArgs {
     /// A seed: a hanab.live seed name (p2v0s1 = 2 players, variant 0, seed 1), a seed link
     /// (https://hanab.live/seed/p2v0s1), or any string with --players. A name ending in .hanabi
-    /// is a position file (see --position); one ending in .json is a hanab.live game export, and
-    /// a replay link (https://hanab.live/replay-json/...#N) a game too, opened at its turn N
-    /// (see --turn).
+    /// is a position file (see --position); one ending in .json is a hanab.live game export.
+    /// A game on the site, by id (194321) or address (https://hanab.live/replay/194321#N,
+    /// .../shared-replay/ID or .../export/ID), is downloaded from --site, and a replay link
+    /// (https://hanab.live/replay-json/...#N) is a game too; either opens at its turn N (see
+    /// --turn). A bare number is a game id, unless --players makes it a seed string.
     #[arg(required_unless_present_any = ["deck", "position"])]
     pub seed: Option<String>,
     /// The whole deck instead of a seed, top first, e.g. "r1 y3 b2 ...". Seat 0 is dealt the
@@ -40,7 +44,8 @@ pub struct SolveArgs {
     /// discards, tokens and the draw pile of a game in progress. It sets the rules itself.
     #[arg(long, value_name = "FILE", conflicts_with = "seed")]
     pub position: Option<PathBuf>,
-    /// With a hanab.live game export (GAME.json): solve the position at this turn, numbered as
+    /// With a hanab.live game (GAME.json, a game id or address, a replay link): solve the
+    /// position at this turn, numbered as
     /// hanab.live's replays number turns: turn 1 is the start of the game, turn N the position
     /// before the game's N-th action. Default 1.
     #[arg(long, value_name = "N")]
@@ -73,6 +78,8 @@ pub struct SolveArgs {
     /// clues, deck plays, ...) is refused: use --export.
     #[arg(long)]
     pub link: bool,
+    #[command(flatten)]
+    pub site: super::SiteArg,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -178,14 +185,28 @@ fn position_path(args: &SolveArgs) -> Option<PathBuf> {
     })
 }
 
+/// Whether the positional argument `arg` names a game rather than a seed: an export file
+/// (`.json`), a replay link, a game on the site (an id or an address of it) or another web
+/// address (which reading then refuses, naming the addresses it takes). A seed link is a seed,
+/// and a bare number given with `--players` a seed string, as any string is with it.
+fn is_game(arg: &str, args: &SolveArgs) -> bool {
+    if is_ext(arg, ".json") {
+        return true;
+    }
+    match GameAddress::classify(arg) {
+        GameAddress::File(_) | GameAddress::SeedLink(_) => false,
+        GameAddress::ReplayLink(_) | GameAddress::OtherUrl(_) => true,
+        GameAddress::GameId(_) => {
+            !arg.bytes().all(|b| b.is_ascii_digit()) || args.game.players.is_none()
+        }
+    }
+}
+
 /// What the arguments ask to solve. Rule options are refused next to a file that sets the
 /// rules itself; a seed or deck gets its rules from the options (and the seed name).
 fn source(args: &SolveArgs) -> anyhow::Result<Source> {
     let position = position_path(args);
-    let game_arg = args
-        .seed
-        .as_deref()
-        .filter(|s| is_ext(s, ".json") || link::is_replay_link(s));
+    let game_arg = args.seed.as_deref().filter(|s| is_game(s, args));
     let game = game_arg.map(PathBuf::from);
     if position.is_some() || game.is_some() {
         let flags = rule_flags(args);
@@ -198,18 +219,22 @@ fn source(args: &SolveArgs) -> anyhow::Result<Source> {
         }
     }
     if args.turn.is_some() && game.is_none() {
-        bail!("--turn needs a hanab.live game export (GAME.json) or replay link");
+        bail!("--turn needs a hanab.live game export (GAME.json), a game id or address, or a replay link");
     }
     if let Some(path) = position {
         return Ok(Source::PositionFile(path));
     }
     if let Some(path) = game {
-        // A replay link's `#N` opens turn N, as on the site.
+        // A replay link's or replay address's `#N` opens turn N, as on the site.
         let turn = args
             .turn
             .or_else(|| game_arg.and_then(link::link_turn))
             .unwrap_or(1);
-        return Ok(Source::Game { path, turn });
+        return Ok(Source::Game {
+            path,
+            turn,
+            site: args.site.site.clone(),
+        });
     }
     match (&args.seed, &args.deck) {
         (_, Some(text)) => {
@@ -261,7 +286,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         })?;
         let game = p.export_line(&report.actions)?;
         Some(link::replay_link(
-            link::SITE,
+            &args.site.site,
             &game,
             id,
             Some(p.first_turn),

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod site;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::PathBuf;
@@ -169,9 +171,9 @@ pub fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
     out
 }
 
-/// Runs the `hanabi-solver` binary.
+/// Runs the `hanabi-solver` binary, downloads going straight to the server ([`site::direct`]).
 pub fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+    site::direct(&mut Command::new(env!("CARGO_BIN_EXE_hanabi-solver")))
         .args(args)
         .output()
         .expect("the binary runs")
