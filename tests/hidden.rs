@@ -146,13 +146,15 @@ fn hidden_hand_cards_are_named_by_slot_and_nothing_hidden_still_works() {
         .map(|m| (m.name.as_str(), m.slot))
         .collect();
     names.sort();
+    // The file lists hands oldest first; hanab.live numbers slots from the newest card, so
+    // the hidden card (drawn last) is slot 1 and r2 slot 2.
     assert_eq!(
         names,
         [
-            ("discard r2", Some(1)),
-            ("discard slot 2", Some(2)),
-            ("play r2", Some(1)),
-            ("play slot 2", Some(2))
+            ("discard r2 (slot 2)", Some(2)),
+            ("discard slot 1", Some(1)),
+            ("play r2 (slot 2)", Some(2)),
+            ("play slot 1", Some(1))
         ]
     );
     // Nothing hidden: every sample is the same deal.
