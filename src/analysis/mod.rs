@@ -8,6 +8,7 @@
 
 mod error;
 pub mod hidden_cards;
+pub mod loss;
 pub mod problem;
 pub mod report;
 pub mod review;

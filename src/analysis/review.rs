@@ -16,6 +16,7 @@ use crate::line::describe;
 use crate::search::{solve, solve_all, Solution, SolveConfig};
 use crate::state::Action;
 
+use super::loss::turn_loss;
 use super::{AnalysisError, Problem};
 
 /// The value of one position: proven, or bounds a limit left.
@@ -75,6 +76,9 @@ pub struct TurnReview {
     pub proven: bool,
     /// For an action proven to lower the maximum: the moves that keep it, in words.
     pub best_moves: Vec<String>,
+    /// For an action proven to lower the maximum: what it lost, in words ([`turn_loss`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<String>,
     /// The game on hanab.live, opened at this turn (none for a game whose options a link
     /// cannot carry, or of a variant the site does not have).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -169,10 +173,13 @@ pub fn review(
             max_after_upper: after.upper,
             proven: before.proven() && after.proven(),
             best_moves: Vec::new(),
+            lost: None,
             link: link_at(game, Some(record.turn)),
             best_link: None,
         };
         if review.lost_points() {
+            let (s0, s1) = (&replay.states[step], &replay.states[step + 1]);
+            review.lost = Some(turn_loss(deal, s0, s1, before.max));
             let keep = better_moves(&replay, step, action, before.max, config);
             if let Some(&(first, _)) = keep.first() {
                 review.best_link = best_line_link(game, name, record.turn, first, config)
@@ -203,8 +210,8 @@ pub fn review(
 }
 
 /// The legal moves of the position before action `step` (other than `taken`) that keep a
-/// maximum of at least `keep`, proven, each with its words; moves that read the same (two
-/// copies of a card) are listed once.
+/// maximum of at least `keep`, proven, each with its words (two copies of a card told apart by
+/// their slots).
 fn better_moves(
     replay: &hanablive::Replay,
     step: usize,
@@ -315,9 +322,14 @@ impl fmt::Display for GameReview {
                     Some(m) => format!("; {m} kept {}", t.max_before),
                     None => String::new(),
                 };
+                let lost = t
+                    .lost
+                    .as_deref()
+                    .map(|l| format!(": {l}"))
+                    .unwrap_or_default();
                 writeln!(
                     f,
-                    "  turn {}: {} ({} to {}){keep}",
+                    "  turn {}: {} ({} to {}){lost}{keep}",
                     t.turn, t.action, t.max_before, t.max_after
                 )?;
                 if t.best_moves.len() > 1 {

@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::Args;
 use hanabi_solver::hanablive::{self, link};
+use hanabi_solver::line::SiteAction;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,6 +41,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
                     "seat": t.seat,
                     "player": t.player,
                     "action": t.text,
+                    // The action as the export gives it, beside its words.
+                    "site": SiteAction::from(game.actions[t.index]),
                 })
             })
             .collect();

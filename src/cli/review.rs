@@ -20,7 +20,8 @@ pub struct ReviewArgs {
     pub site: String,
     /// Print JSON instead of text: per turn `turn`, `player`, `action`, `max_before`,
     /// `max_after` (and their `_upper` bounds), `proven`, `best_moves`, `link` and, for a turn
-    /// that lowered the maximum, `best_link`; at the top `link` and `lost_at`.
+    /// that lowered the maximum, `lost` (what it lost) and `best_link`; at the top `link` and
+    /// `lost_at`.
     #[arg(long)]
     pub json: bool,
 }
