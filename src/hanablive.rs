@@ -36,6 +36,7 @@ use crate::game::card::{Card, KindSet};
 
 use crate::game::rules::{default_hand_size, Options, Rules};
 use crate::game::variant::Variant;
+use crate::line::{action_words, GivenClue};
 use crate::state::{self, Action, Deal, State};
 
 /// Action type: play a card (`target` = its order).
@@ -473,7 +474,7 @@ impl Tracker {
         let seat = self.state.turn as usize;
         let name = self.name(seat).to_string();
         let deck_size = self.dealt + self.deal.pile.len();
-        let (action, clue_text) =
+        let (action, given) =
             match a.kind {
                 PLAY | DISCARD => {
                     if let Some(v) = a.value {
@@ -568,11 +569,6 @@ impl Tracker {
                         };
                     let touched = clue.touches;
                     let touches = move |card: Card| card.kind_bit() & touched != 0;
-                    let words = if colour {
-                        clue.name.to_lowercase()
-                    } else {
-                        clue.name.clone()
-                    };
                     let may_touch_nothing = rules.empty_clues || variant.clue_type_is_blind(colour);
                     let typed = if !rules.tokens().alternating {
                         Action::Clue
@@ -601,17 +597,13 @@ impl Tracker {
                             self.name(target)
                         ));
                     }
-                    let cards = match count {
-                        0 => "touches no card".to_string(),
-                        1 => "touches 1 card".to_string(),
-                        k => format!("touches {k} cards"),
-                    };
                     (
                         typed,
-                        Some(format!(
-                            "{name} clues {} {words} ({cards})",
-                            self.name(target)
-                        )),
+                        Some(GivenClue {
+                            target: target as u8,
+                            kind: a.kind,
+                            value: clue.value,
+                        }),
                     )
                 }
                 GAME_OVER | GAME_OVER_BY_VOTE => {
@@ -638,35 +630,14 @@ impl Tracker {
 
         let before = self.state;
         let after = before.apply(&self.deal, action)?;
-        let scale = rules.tokens().scale;
-        let text = match action {
-            Action::Clue | Action::ColourClue | Action::RankClue => {
-                clue_text.expect("clues have text")
-            }
-            Action::Play(i) | Action::Discard(i) => {
-                let card = before.hand(seat)[i as usize];
-                debug_assert_eq!(self.deck[self.orders[seat][i as usize] as usize], card);
-                self.orders[seat].remove(i as usize);
-                let card_name = rules.variant.card_name(card);
-                if matches!(action, Action::Discard(_)) {
-                    format!("{name} discards {card_name}")
-                } else {
-                    play_text(&name, &card_name, &before, &after, "plays", scale)
-                }
-            }
-            Action::DeckPlay => {
-                let card = self.deal.pile[before.drawn as usize];
-                let card_name = rules.variant.card_name(card);
-                play_text(
-                    &name,
-                    &card_name,
-                    &before,
-                    &after,
-                    "plays from the deck",
-                    scale,
-                )
-            }
-        };
+        let text = action_words(&self.deal, &self.names, &before, action, given, &after);
+        if let Action::Play(i) | Action::Discard(i) = action {
+            debug_assert_eq!(
+                self.deck[self.orders[seat][i as usize] as usize],
+                before.hand(seat)[i as usize]
+            );
+            self.orders[seat].remove(i as usize);
+        }
         if after.drawn > before.drawn && action != Action::DeckPlay {
             self.orders[seat].push((self.dealt + before.drawn as usize) as u8);
         }
@@ -717,29 +688,6 @@ impl Tracker {
                 }
             }
         }
-    }
-}
-
-/// A play in words; `scale` is the variant's token units per token (2 in Clue Starved).
-fn play_text(
-    name: &str,
-    card: &str,
-    before: &State,
-    after: &State,
-    verb: &str,
-    scale: u8,
-) -> String {
-    if after.strikes > before.strikes {
-        format!("{name} {verb} {card}: misplay (strike {})", after.strikes)
-    } else if after.clues > before.clues {
-        let back = if after.clues - before.clues == 1 && scale == 2 {
-            "half a clue token comes back"
-        } else {
-            "a clue token comes back"
-        };
-        format!("{name} {verb} {card} ({back})")
-    } else {
-        format!("{name} {verb} {card}")
     }
 }
 
@@ -1051,6 +999,22 @@ pub fn clue_of_type(
     mover: u8,
     colour: Option<bool>,
 ) -> Option<(u8, u8, u8)> {
+    first_clue(rules, mover, colour, |seat, touched| {
+        state
+            .hand(seat)
+            .iter()
+            .any(|card| card.kind_bit() & touched != 0)
+    })
+}
+
+/// [`clue_of_type`] where `touches(seat, set)` says whether `seat` holds a card of a kind in
+/// `set` (for a position with hidden cards: a known one).
+pub fn first_clue(
+    rules: &Rules,
+    mover: u8,
+    colour: Option<bool>,
+    touches: impl Fn(usize, KindSet) -> bool,
+) -> Option<(u8, u8, u8)> {
     let v = &rules.variant;
     let clues = || {
         let ranks = v.rank_clues().iter().map(|c| (RANK_CLUE as u8, c));
@@ -1061,9 +1025,8 @@ pub fn clue_of_type(
     let touching = (1..rules.players)
         .map(|k| (mover + k) % rules.players)
         .find_map(|seat| {
-            let hand = state.hand(seat as usize);
             clues()
-                .find(|(_, c)| hand.iter().any(|card| card.kind_bit() & c.touches != 0))
+                .find(|(_, c)| touches(seat as usize, c.touches))
                 .map(|(kind, c)| (seat, kind, c.value))
         });
     touching.or_else(|| {

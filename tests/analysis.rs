@@ -251,6 +251,7 @@ fn a_seed_report_has_the_fields_solve_json_printed() {
             "proven",
             "score_words",
             "seconds",
+            "seed",
             "table_entries",
             "upper_bound",
             "variant",
@@ -259,6 +260,7 @@ fn a_seed_report_has_the_fields_solve_json_printed() {
         ]
     );
     assert_eq!(json["winnable"], true);
+    assert_eq!(json["seed"], "p2v0s1");
     assert_eq!(json["deck"].as_array().unwrap().len(), 50);
     assert_eq!(report.line.len(), report.actions.len());
     assert_eq!(report.line[0].turn, 1);
@@ -517,6 +519,38 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
     }
     let lost = &r.turns[1];
     assert!(lost.max_after < 25 && !lost.best_moves.is_empty(), "{r}");
+    // What was lost, named: the 5 Bob threw away (deck order `five`), the only copy.
+    let name = v.card_name(deck[five]);
+    assert_eq!(
+        lost.lost.as_deref(),
+        Some(format!("the last copy of {name} was discarded").as_str()),
+        "{r}"
+    );
+    assert!(r.turns[0].lost.is_none());
+    // Bob's hand is deck orders 5..10, the first dealt his oldest: hanab.live's slot 5.
+    let slot = 10 - five;
+    assert_eq!(
+        lost.action,
+        format!("Bob discards {name} (slot {slot})"),
+        "{r}"
+    );
+    // Solving the game after it names the card and the turn that lost it.
+    let after = Problem::from_game(game.clone(), "thrown", 3).unwrap();
+    let report = analysis::solve(&after, &config, None).unwrap();
+    assert_eq!(report.winnable, Some(false));
+    assert_eq!(report.reason.map(|r| r.name()), Some("lost-card"));
+    assert_eq!(report.lost_cards.len(), 1, "{report}");
+    let gone = &report.lost_cards[0];
+    assert_eq!(
+        (gone.card.as_str(), gone.how, gone.turn),
+        (name.as_str(), Some("discarded"), Some(2))
+    );
+    assert!(
+        report.to_string().contains(&format!(
+            "Why 25 is out of reach: {name} was discarded at turn 2."
+        )),
+        "{report}"
+    );
     // The best line, opened from its link, replays to the maximum that turn had.
     let best = link::decode(lost.best_link.as_deref().expect("a best line")).unwrap();
     assert_eq!(best.actions[0], game.actions[0]);
@@ -527,4 +561,59 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
         .find("turn 2: Bob discards")
         .expect("the lost turn in words");
     assert!(summary < text.find("max before").unwrap(), "{text}");
+}
+
+/// What an action lost, from the rules alone: a strike that ends the game, the last copy of a
+/// card still needed, too few turns left; and which gone cards still matter.
+#[test]
+fn loss_words_name_what_was_lost() {
+    use hanabi_solver::analysis::loss::{needed_cards_gone, turn_loss};
+    use hanabi_solver::state::Action;
+    let rules = no_variant(2);
+    let v = &rules.variant;
+    let deck = shuffled_deck("p2v0s1", v);
+    let (deal, start) = Deal::from_deck(rules.clone(), &deck).unwrap();
+    // Three misplays in a row: a card of rank 2 or more, which nothing on the empty stacks
+    // takes, and the third strike ends the game.
+    let mut states = vec![start];
+    for _ in 0..3 {
+        let s = *states.last().unwrap();
+        let hand = s.hand(s.turn as usize);
+        let i = hand.iter().position(|c| c.rank() > 1).unwrap();
+        states.push(s.apply(&deal, Action::Play(i as u8)).unwrap());
+    }
+    assert_eq!(
+        turn_loss(&deal, &states[2], &states[3], 25),
+        "strike 3 ended the game, which scores 0"
+    );
+    // Alice discards her b5 (dealt first: the oldest card, index 0).
+    let mut s = start;
+    s.clues = 7;
+    assert_eq!(v.card_name(s.hand(0)[0]), "b5");
+    let after = s.apply(&deal, Action::Discard(0)).unwrap();
+    assert_eq!(
+        turn_loss(&deal, &s, &after, 25),
+        "the last copy of b5 was discarded"
+    );
+    assert_eq!(needed_cards_gone(&rules, &after), [s.hand(0)[0]]);
+    // Both b4s gone as well: both cards are still needed, each keeping blue lower.
+    let mut both = after;
+    let b4 = v.parse_card("b4").unwrap();
+    both.add_lost(b4, 2);
+    assert_eq!(
+        needed_cards_gone(&rules, &both)
+            .iter()
+            .map(|&c| v.card_name(c))
+            .collect::<Vec<_>>(),
+        ["b4", "b5"]
+    );
+    // The stall position: discarding an r3 (another is left) draws the last card, and two
+    // turns are too few for r2, r3 and r4.
+    let p = Problem::new(&Source::PositionFile(manifest("positions/stall.hanabi"))).unwrap();
+    let next = p.state.apply(&p.deal, Action::Discard(0)).unwrap();
+    assert_eq!(
+        turn_loss(&p.deal, &p.state, &next, 4),
+        "too few turns left to play every card still needed"
+    );
+    assert!(needed_cards_gone(&p.deal.rules, &next).is_empty());
 }

@@ -70,7 +70,8 @@ fn deck_of_p4v0s415_is_the_deck_of_the_real_game() {
     assert_eq!(out["variant"], "No Variant");
     assert_eq!(out["variant_id"], 0);
     assert_eq!(out["hand_size"], 4);
-    // Block deal: seat 0 takes the first four cards, seat 1 the next four, and so on.
+    // Block deal: seat 0 takes the first four cards, seat 1 the next four, and so on; each hand
+    // as hanab.live shows it, the last card dealt (slot 1) first.
     let hands: Vec<Vec<String>> = out["hands"]
         .as_array()
         .unwrap()
@@ -79,7 +80,8 @@ fn deck_of_p4v0s415_is_the_deck_of_the_real_game() {
         .collect();
     assert_eq!(hands.len(), 4);
     for (p, hand) in hands.iter().enumerate() {
-        assert_eq!(hand, &want[p * 4..p * 4 + 4]);
+        let dealt: Vec<String> = want[p * 4..p * 4 + 4].iter().rev().cloned().collect();
+        assert_eq!(hand, &dealt);
     }
     assert_eq!(strings(&out["pile"]), want[16..]);
 }
@@ -91,8 +93,9 @@ fn text_output_shows_hands_and_pile() {
     let text = String::from_utf8(out.stdout).unwrap();
     // The first vector of tests/data/seed-vectors.txt: p2v0s1 starts b5 p4 b3 r4 g1 b3 b1 r1 g2 g4.
     assert!(text.contains("No Variant"), "{text}");
-    assert!(text.contains("Alice    b5 p4 b3 r4 g1"), "{text}");
-    assert!(text.contains("Bob      b3 b1 r1 g2 g4"), "{text}");
+    // Shown as on hanab.live: the last card dealt is slot 1, on the left.
+    assert!(text.contains("Alice    g1 r4 b3 p4 b5"), "{text}");
+    assert!(text.contains("Bob      g4 g2 r1 b1 b3"), "{text}");
     assert!(text.contains("40 cards, top first: r2 b2"), "{text}");
 }
 

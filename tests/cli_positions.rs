@@ -32,19 +32,28 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).expect("--json prints JSON")
 }
 
-/// Replays the JSON `line` of a solve from `state`, finding each card in the mover's hand by
-/// name; returns the final state.
+/// Replays the JSON `line` of a solve from `state`, finding each card in the mover's hand by its
+/// slot (hanab.live's numbering: 1 is the newest card, the last in the state's hand) and
+/// checking it is the card named; returns the final state.
 fn replay_json_line(deal: &Deal, mut s: State, names: &[&str], line: &serde_json::Value) -> State {
     let v = &deal.rules.variant;
     for (i, step) in line.as_array().unwrap().iter().enumerate() {
         assert_eq!(step["player"], names[s.turn as usize], "step {i}");
         let find = || {
             let c = v.parse_card(step["card"].as_str().unwrap()).unwrap();
-            s.hand(s.turn as usize)
-                .iter()
-                .position(|&h| h == c)
-                .unwrap_or_else(|| panic!("step {i}: {c:?} is not in the mover's hand"))
-                as u8
+            let hand = s.hand(s.turn as usize);
+            let slot = step["slot"].as_u64().expect("a slot") as usize;
+            assert!((1..=hand.len()).contains(&slot), "step {i}: slot {slot}");
+            let index = hand.len() - slot;
+            assert_eq!(hand[index], c, "step {i}: slot {slot} holds another card");
+            assert!(
+                step["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!(" {} (slot {slot}", step["card"].as_str().unwrap())),
+                "step {i}: {step}"
+            );
+            index as u8
         };
         let a = match step["action"].as_str().unwrap() {
             "play" if step["deck_play"] == true => Action::DeckPlay,
@@ -77,8 +86,15 @@ fn position_file_in_text() {
     );
     assert!(out.contains("  Alice: r3 r3\n  Bob: r2 r2\n"), "{out}");
     assert!(out.contains("Maximum score: 4 of 4: winnable"), "{out}");
-    assert!(out.contains("    1. Alice clues: stall\n"), "{out}");
-    assert!(out.contains("    4. Bob plays r4\n"), "{out}");
+    // The line's clue is the first legal one, named; slots are hanab.live's (1 = newest).
+    assert!(
+        out.contains("    1. Alice clues Bob 2 (touches 2 cards)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    4. Bob plays r4 (slot 1; a clue token comes back)\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -170,7 +186,8 @@ fn game_at_turn_40_in_text() {
         out.contains("Position: Libster to move; fireworks r5 y5 g4 b5 p2 (score 21); 3 clues"),
         "{out}"
     );
-    assert!(out.contains("  florrat2: p5 p4 r1 g3\n"), "{out}");
+    // Hands as hanab.live shows them: the newest card (slot 1) first.
+    assert!(out.contains("  florrat2: g3 r1 p4 p5\n"), "{out}");
     assert!(out.contains("Maximum score: 25 of 25: winnable"), "{out}");
     // The line is numbered as the game's turns.
     assert!(out.contains("   40. Libster "), "{out}");

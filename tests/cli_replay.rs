@@ -8,6 +8,10 @@ mod site;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use hanabi_solver::game::rules::{Options, Rules};
+use hanabi_solver::game::variant::Variant;
+use hanabi_solver::hanablive::{self, ExportAction};
+use hanabi_solver::seed::shuffled_deck;
 use site::{Reply, TestSite};
 
 fn replay(args: &[&str]) -> Output {
@@ -397,4 +401,132 @@ fn games_download_by_id_and_address() {
 
     let seed = solver_json(&["solve", "12345", "--players", "2", "--json"]);
     assert_eq!(seed["deal"], "seed 12345");
+}
+
+/// The letters of No Variant's suits, by suit index.
+const NO_VARIANT: [&str; 5] = ["r", "y", "g", "b", "p"];
+
+/// `replay` numbers slots as hanab.live does (slot 1 is the card drawn last), and its JSON gives
+/// each action as the export has it: checked on both real games against hands kept here from the
+/// export's card orders alone (block deal, each play or discard draws the next card).
+#[test]
+fn replay_slots_are_the_sites_and_actions_are_the_exports() {
+    let mut slots_seen = 0;
+    for name in ["game-194321.json", "game-p4v0s1-partial.json"] {
+        let path = data(name);
+        let game: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let deck = game["deck"].as_array().unwrap();
+        let card = |order: usize| {
+            let c = &deck[order];
+            format!(
+                "{}{}",
+                NO_VARIANT[c["suitIndex"].as_u64().unwrap() as usize],
+                c["rank"]
+            )
+        };
+        let players = game["players"].as_array().unwrap().len();
+        let h = if players <= 3 { 5 } else { 4 };
+        // Each hand's card orders, in the order drawn.
+        let mut hands: Vec<Vec<usize>> = (0..players)
+            .map(|p| (p * h..(p + 1) * h).collect())
+            .collect();
+        let mut next = players * h;
+        let v = solver_json(&["replay", &path, "--json"]);
+        let turns = v["turns"].as_array().unwrap();
+        let actions = game["actions"].as_array().unwrap();
+        assert_eq!(turns.len(), actions.len());
+        for (t, a) in turns.iter().zip(actions) {
+            let site = &t["site"];
+            assert_eq!(site["type"], a["type"], "{t}");
+            assert_eq!(site["target"], a["target"], "{t}");
+            assert_eq!(
+                site.get("value"),
+                a.get("value").filter(|x| !x.is_null()),
+                "{t}"
+            );
+            let kind = a["type"].as_u64().unwrap();
+            if kind > 1 {
+                continue;
+            }
+            let seat = t["seat"].as_u64().unwrap() as usize;
+            let order = a["target"].as_u64().unwrap() as usize;
+            let hand = &mut hands[seat];
+            let index = hand.iter().position(|&o| o == order).expect("in the hand");
+            let slot = hand.len() - index;
+            let verb = if kind == 0 { "plays" } else { "discards" };
+            let text = t["action"].as_str().unwrap();
+            let want = format!(
+                "{} {verb} {} (slot {slot}",
+                t["player"].as_str().unwrap(),
+                card(order)
+            );
+            assert!(text.starts_with(&want), "{text}: want {want}");
+            slots_seen |= 1 << slot;
+            hand.remove(index);
+            if next < deck.len() {
+                hand.push(next);
+                next += 1;
+            }
+        }
+    }
+    // Every slot of a 4-card hand occurs.
+    assert_eq!(slots_seen, 0b11110, "slots {slots_seen:b}");
+}
+
+/// `solve --json` names the seed and gives each action of its line in hanab.live's form beside
+/// the words: those actions, played on the site's terms after the game so far, replay to the
+/// same words, turn by turn, and to the score the solver claims.
+#[test]
+fn solve_json_actions_replay_as_the_site_reads_them() {
+    let game_file = data("game-194321.json");
+    let game = hanablive::read(&std::fs::read_to_string(&game_file).unwrap()).unwrap();
+    let rules = Rules::new(Variant::no_variant(), 2, &Options::default()).unwrap();
+    let deck = shuffled_deck("p2v0s1", &rules.variant);
+    let seed_game = hanablive::export(&rules, &hanablive::default_names(2), &deck, &[]).unwrap();
+    for (args, start, before) in [
+        (vec!["solve", "p2v0s1", "--json"], seed_game, 0),
+        (
+            vec!["solve", &game_file, "--turn", "20", "--json"],
+            game.clone(),
+            19,
+        ),
+    ] {
+        let v = solver_json(&args);
+        let want_seed = if before == 0 { "p2v0s1" } else { "p4v0s415" };
+        assert_eq!(v["seed"], want_seed, "{args:?}");
+        let line = v["line"].as_array().unwrap();
+        let mut export = start.clone();
+        export.actions.truncate(before);
+        let mut words = Vec::new();
+        for step in line {
+            let Some(site) = step.get("site") else { break };
+            export.actions.push(ExportAction {
+                kind: site["type"].as_i64().unwrap(),
+                target: site["target"].as_i64().unwrap(),
+                value: site.get("value").and_then(|x| x.as_i64()),
+            });
+            words.push(step["text"].as_str().unwrap());
+        }
+        assert!(words.len() > 10, "{args:?}");
+        let replay = hanablive::replay(&export).unwrap();
+        let said: Vec<&str> = replay.turns[before..]
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(said, words, "{args:?}");
+        assert!(replay.finished, "{args:?}");
+        assert_eq!(replay.score, v["max_score"], "{args:?}");
+        // Clues name what they clue: "Alice clues Bob 1 (touches 1 card)".
+        let clue = line.iter().find(|s| s["action"] == "clue").expect("a clue");
+        let text = clue["text"].as_str().unwrap();
+        assert!(
+            text.starts_with(&format!(
+                "{} clues {} ",
+                clue["player"].as_str().unwrap(),
+                clue["clued"].as_str().unwrap()
+            )),
+            "{text}"
+        );
+    }
 }

@@ -490,7 +490,8 @@ fn colour_clues_touch_rainbow_cards() {
             "Alice clues Bob blue (touches 2 cards)",
             "Bob clues Alice red (touches 5 cards)",
             "Alice clues Bob red (touches 5 cards)",
-            "Bob plays m1",
+            // Card 5, the first dealt to Bob, is his oldest: hanab.live's slot 5.
+            "Bob plays m1 (slot 5)",
         ]
     );
     assert_eq!(r.final_state().height(5), 1);

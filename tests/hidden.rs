@@ -119,7 +119,16 @@ fn every_listed_action_is_legal_in_every_sample() {
     let est = sample(&pos, 50, 1, &SolveConfig::default()).unwrap();
     let mut names: Vec<&str> = est.moves.iter().map(|m| m.name.as_str()).collect();
     names.sort();
-    assert_eq!(names, ["discard r2", "discard y2", "play r2", "play y2"]);
+    // Alice's hand is r2 y2 in the file (oldest first): y2, drawn last, is hanab.live's slot 1.
+    assert_eq!(
+        names,
+        [
+            "discard r2 (slot 2)",
+            "discard y2 (slot 1)",
+            "play r2 (slot 2)",
+            "play y2 (slot 1)"
+        ]
+    );
     for i in 0..50u64 {
         let mut cards = pos.unseen();
         hanabi_solver::hidden::SplitMix64::for_sample(1, i).shuffle(&mut cards);
@@ -146,13 +155,15 @@ fn hidden_hand_cards_are_named_by_slot_and_nothing_hidden_still_works() {
         .map(|m| (m.name.as_str(), m.slot))
         .collect();
     names.sort();
+    // The file lists hands oldest first; hanab.live numbers slots from the newest card, so
+    // the hidden card (drawn last) is slot 1 and r2 slot 2.
     assert_eq!(
         names,
         [
-            ("discard r2", Some(1)),
-            ("discard slot 2", Some(2)),
-            ("play r2", Some(1)),
-            ("play slot 2", Some(2))
+            ("discard r2 (slot 2)", Some(2)),
+            ("discard slot 1", Some(1)),
+            ("play r2 (slot 2)", Some(2)),
+            ("play slot 1", Some(1))
         ]
     );
     // Nothing hidden: every sample is the same deal.
@@ -173,7 +184,8 @@ fn hidden_hand_cards_are_named_by_slot_and_nothing_hidden_still_works() {
         );
         assert_eq!(m.score_counts.iter().sum::<u64>(), 5, "{}", m.name);
     }
-    assert_eq!(est.moves[0].name, "clue");
+    // The clue is named as the first legal one: Bob holds r2 r2.
+    assert_eq!(est.moves[0].name, "clue Bob 2");
     assert_eq!(est.moves[0].win_probability, 1.0);
     assert!(sample(&pos, 0, 9, &SolveConfig::default()).is_err());
 }

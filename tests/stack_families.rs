@@ -1353,6 +1353,9 @@ fn replay_strikes_a_card_that_does_not_fit_its_stack() {
         .iter()
         .map(|t| t["action"].as_str().unwrap())
         .collect();
-    assert!(said[2].contains("r3: misplay (strike 1)"), "{said:?}");
+    assert!(
+        said[2].contains(" r3 (slot ") && said[2].ends_with("): misplay (strike 1)"),
+        "{said:?}"
+    );
     assert!(!said[4].contains("misplay"), "{said:?}");
 }

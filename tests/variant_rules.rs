@@ -641,8 +641,10 @@ fn check_deal_output(
         .map(strings)
         .collect();
     assert_eq!(hands.len(), players, "{name}");
+    // Each hand as hanab.live shows it: the last card dealt (slot 1) first.
     for (p, hand) in hands.iter().enumerate() {
-        assert_eq!(hand, &names[p * h..(p + 1) * h], "{name}");
+        let dealt: Vec<String> = names[p * h..(p + 1) * h].iter().rev().cloned().collect();
+        assert_eq!(hand, &dealt, "{name}");
     }
     assert_eq!(strings(&out["pile"]), names[players * h..], "{name}");
 }

@@ -46,6 +46,32 @@ impl GameSetting {
     }
 }
 
+/// What the move lists say of slots.
+const SLOTS: &str = "Slots are numbered as on hanab.live: 1 is the newest card. Moves equal in \
+                     every figure share a line.";
+
+/// `moves` in groups equal in `key`, each group where its first move was, moves in their order.
+fn group<M, K: PartialEq>(moves: &[M], key: impl Fn(&M) -> K) -> Vec<Vec<&M>> {
+    let mut groups: Vec<(K, Vec<&M>)> = Vec::new();
+    for m in moves {
+        let k = key(m);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, members)) => members.push(m),
+            None => groups.push((k, vec![m])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
+/// The names of a group of moves, one after another.
+fn names<M>(moves: &[&M], name: impl Fn(&M) -> &String) -> String {
+    moves
+        .iter()
+        .map(|m| name(m).as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Exact values of every action of the player to move, over every order of the hidden pile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExactReport {
@@ -72,11 +98,11 @@ pub struct ExactReport {
 /// One action's exact values, as a number and as a fraction.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExactMoveReport {
-    /// "play r3", "discard y1", "clue", "deck play".
+    /// "play r3 (slot 1)", "discard y1 (slot 4)", "clue Bob red", "deck play".
     pub action: String,
     pub expected_score: f64,
     pub expected_score_fraction: String,
-    /// Hand slot counted from 1 (oldest card first), for plays and discards.
+    /// Hand slot as hanab.live numbers it (1 = newest), for plays and discards.
     pub slot: Option<u8>,
     pub win_probability: f64,
     pub win_probability_fraction: String,
@@ -137,7 +163,7 @@ impl fmt::Display for ExactReport {
              with the play that maximises that.",
             self.orders, self.perfect_score
         )?;
-        writeln!(f, "Slots count from 1, oldest card first.")?;
+        writeln!(f, "{SLOTS}")?;
         let w = self
             .moves
             .iter()
@@ -145,20 +171,34 @@ impl fmt::Display for ExactReport {
             .max()
             .unwrap_or(0)
             .max(3);
+        let e = self
+            .moves
+            .iter()
+            .map(|m| m.expected_score_fraction.len())
+            .max()
+            .unwrap_or(0)
+            .max("expected score".len());
         writeln!(
             f,
-            "  {:<20} {:>8}  {:>w$}  {:>7}  expected score",
-            "action", "win", "", "score"
+            "  {:>8}  {:>w$}  {:>7}  {:<e$}  action",
+            "win", "", "score", "expected score"
         )?;
-        for m in &self.moves {
+        let groups = group(&self.moves, |m| {
+            (
+                m.win_probability_fraction.clone(),
+                m.expected_score_fraction.clone(),
+            )
+        });
+        for moves in groups {
+            let m = moves[0];
             writeln!(
                 f,
-                "  {:<20} {:>7.3}%  {:>w$}  {:>7.3}  {}",
-                m.action,
+                "  {:>7.3}%  {:>w$}  {:>7.3}  {:<e$}  {}",
                 100.0 * m.win_probability,
                 m.win_probability_fraction,
                 m.expected_score,
-                m.expected_score_fraction
+                m.expected_score_fraction,
+                names(&moves, |m| &m.action)
             )?;
         }
         write!(
@@ -291,29 +331,42 @@ impl fmt::Display for SampleReport {
                 self.samples, self.requested_samples
             )?;
         }
+        write!(f, "\n{SLOTS} The perfect score is {}.", self.perfect_score)?;
         write!(
             f,
-            "\nSlots count from 1, oldest card first; the perfect score is {}.",
-            self.perfect_score
+            "\n  {:>7}  {:<17} {:>6}  {:<15} {:>8}  action",
+            "win", "95% interval", "score", "95% interval", "unproven"
         )?;
-        write!(
-            f,
-            "\n  {:<20} {:>7}  {:<17} {:>6}  {:<15} {:>8}",
-            "action", "win", "95% interval", "score", "95% interval", "unproven"
-        )?;
-        for m in &self.moves {
+        // Equal in every figure printed (the f64s compared bit for bit).
+        let groups = group(&self.moves, |m| {
+            let (win, score) = (m.ci95.win_probability, m.ci95.expected_score);
+            (
+                [
+                    m.win_probability,
+                    win.0,
+                    win.1,
+                    m.expected_score,
+                    score.0,
+                    score.1,
+                ]
+                .map(f64::to_bits),
+                m.unproven,
+            )
+        });
+        for moves in groups {
+            let m = moves[0];
             let (win, score) = (m.ci95.win_probability, m.ci95.expected_score);
             write!(
                 f,
-                "\n  {:<20} {:>6.1}%  [{:>5.1}%, {:>5.1}%] {:>6.2}  [{:>5.2}, {:>5.2}] {:>8}",
-                m.action,
+                "\n  {:>6.1}%  [{:>5.1}%, {:>5.1}%] {:>6.2}  [{:>5.2}, {:>5.2}] {:>8}  {}",
                 100.0 * m.win_probability,
                 100.0 * win.0,
                 100.0 * win.1,
                 m.expected_score,
                 score.0,
                 score.1,
-                m.unproven
+                m.unproven,
+                names(&moves, |m| &m.action)
             )?;
         }
         let n = self.unproven;

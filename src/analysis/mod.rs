@@ -9,6 +9,7 @@
 pub mod chart;
 mod error;
 pub mod hidden_cards;
+pub mod loss;
 pub mod problem;
 pub mod report;
 pub mod review;

@@ -63,6 +63,8 @@ pub struct Problem {
     pub in_progress: bool,
     /// The number of the line's first turn: 1, or the game's turn.
     pub first_turn: usize,
+    /// The hanab.live seed of the deal: the seed solved, or the one a game export names.
+    pub seed: Option<String>,
 }
 
 impl Problem {
@@ -83,7 +85,9 @@ impl Problem {
     /// The start of the deal hanab.live shuffles for `seed` under `rules`.
     pub fn from_seed(seed: &str, rules: Rules) -> Result<Problem, Error> {
         let deck = shuffled_deck(seed, &rules.variant);
-        Problem::from_deck(format!("seed {seed}"), rules, deck)
+        let mut problem = Problem::from_deck(format!("seed {seed}"), rules, deck)?;
+        problem.seed = Some(seed.to_string());
+        Ok(problem)
     }
 
     /// The start of the deal of `deck` (top first), with the default player names.
@@ -101,6 +105,7 @@ impl Problem {
             game: None,
             in_progress: false,
             first_turn: 1,
+            seed: None,
         })
     }
 
@@ -128,6 +133,7 @@ impl Problem {
             game: None,
             in_progress: true,
             first_turn: 1,
+            seed: None,
         })
     }
 
@@ -174,6 +180,7 @@ impl Problem {
             names: tracker.names().to_vec(),
             deck: None,
             in_progress: index > 0,
+            seed: export.seed.clone(),
             game: Some(GameTurn { export, index }),
             first_turn: turn,
         })
@@ -183,6 +190,34 @@ impl Problem {
     /// start of a deal or a point of a game export, not a position file without a history.
     pub fn is_whole_game(&self) -> bool {
         self.deck.is_some() || self.game.is_some()
+    }
+
+    /// The position as a hanab.live game that knows each card's deck order, where there is
+    /// one: the start of the deal, or the game export at its turn.
+    pub fn tracker(&self) -> Option<hanablive::Tracker> {
+        match (&self.deck, &self.game) {
+            (Some(deck), _) => {
+                hanablive::Tracker::new(self.deal.rules.clone(), deck, self.names.clone()).ok()
+            }
+            (None, Some(game)) => hanablive::replay_to(&game.export, game.index).ok(),
+            (None, None) => None,
+        }
+    }
+
+    /// The positions that led here, first to last, the problem's own position last: a game
+    /// export's from its start (`[i]` before its turn `i + 1`); just the position, for a seed,
+    /// a deck or a position file.
+    pub fn history(&self) -> Result<Vec<State>, AnalysisError> {
+        let Some(game) = &self.game else {
+            return Ok(vec![self.state]);
+        };
+        let mut played = game.export.clone();
+        played.actions.truncate(game.index);
+        let replay = hanablive::replay(&played).map_err(|error| AnalysisError::File {
+            path: self.label.clone(),
+            error,
+        })?;
+        Ok(replay.states)
     }
 
     /// `line`, played from this problem's position, as a hanab.live game that `replay` and

@@ -11,11 +11,12 @@ use serde::{Serialize, Serializer};
 
 use crate::game::card::Card;
 use crate::game::rules::{score_words, Rules};
-use crate::line::{describe, Step};
+use crate::line::{describe_game, newest_first, Step};
 use crate::search::reason::LossReason;
 use crate::search::Solution;
 use crate::state::{Action, NOT_FINAL};
 
+use super::loss::{lost_cards, lost_words, LostCard};
 use super::problem::Problem;
 use super::AnalysisError;
 
@@ -31,6 +32,10 @@ pub struct SolveReport {
     /// The line found, each action replayed through the rules; turns are numbered from the
     /// problem's first turn.
     pub line: Vec<Step>,
+    /// The cards still needed whose every copy is gone, for a position where some are: each
+    /// named, with the turn that lost its last copy where the game's history is known.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost_cards: Vec<LostCard>,
     pub lower_bound: u8,
     /// The best final score: exact when `proven`, otherwise the lower bound.
     pub max_score: u8,
@@ -53,6 +58,10 @@ pub struct SolveReport {
     /// The rule book's words for the maximum score.
     pub score_words: &'static str,
     pub seconds: f64,
+    /// The hanab.live seed of the deal, when there is one (a seed solved, or a game export that
+    /// names its seed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
     pub table_entries: usize,
     pub upper_bound: u8,
     pub variant: String,
@@ -78,7 +87,7 @@ pub struct PositionReport {
     pub clues: ClueTokens,
     /// Turns left in the final round (`null` before it).
     pub final_turns: Option<u8>,
-    /// One hand per seat, oldest card first.
+    /// One hand per seat, as hanab.live shows it: the newest card (slot 1) first.
     pub hands: Vec<Vec<String>>,
     /// The draw pile, top first.
     pub pile: Vec<String>,
@@ -127,9 +136,10 @@ impl SolveReport {
         let (deal, state, names) = (&problem.deal, &problem.state, &problem.names);
         let rules = &deal.rules;
         let v = &rules.variant;
-        let (mut steps, end) = describe(deal, state, &solution.line, names).map_err(|(i, e)| {
-            AnalysisError::Internal(format!("line action {i} is illegal: {e}"))
-        })?;
+        let (mut steps, end) = describe_game(deal, state, &solution.line, names, problem.tracker())
+            .map_err(|(i, e)| {
+                AnalysisError::Internal(format!("line action {i} is illegal: {e}"))
+            })?;
         if end.score(rules) != solution.lower_bound {
             return Err(AnalysisError::Internal(format!(
                 "the line scores {} but the search claims {}",
@@ -144,7 +154,9 @@ impl SolveReport {
         let position = (problem.in_progress || problem.game.is_some()).then(|| PositionReport {
             clues: ClueTokens::of(rules, state.clues),
             final_turns: (state.final_turns != NOT_FINAL).then_some(state.final_turns),
-            hands: (0..names.len()).map(|i| cards(state.hand(i))).collect(),
+            hands: (0..names.len())
+                .map(|i| newest_first(&cards(state.hand(i))))
+                .collect(),
             pile: cards(&deal.pile[state.drawn as usize..]),
             score: state.score(rules),
             stacks: state.heights()[..v.suits.len()].to_vec(),
@@ -157,6 +169,7 @@ impl SolveReport {
             deck: problem.deck.as_deref().map(cards),
             endless: rules.endless,
             line: steps,
+            lost_cards: lost_cards(&problem.deal, &problem.history()?),
             lower_bound: solution.lower_bound,
             max_score: solution.max_score,
             names: names.clone(),
@@ -168,6 +181,7 @@ impl SolveReport {
             reason,
             score_words: score_words(solution.max_score, solution.perfect_score),
             seconds: solution.seconds,
+            seed: problem.seed.clone(),
             table_entries: solution.table_entries,
             upper_bound: solution.upper_bound,
             variant: v.name.clone(),
@@ -181,7 +195,7 @@ impl SolveReport {
 }
 
 /// The position of a game in progress in words: who is to move, fireworks, tokens, strikes,
-/// the pile, then each hand.
+/// the pile, then each hand as hanab.live shows it (slot 1, the newest card, first).
 fn position_words(p: &Problem) -> Vec<String> {
     let rules = &p.deal.rules;
     let v = &rules.variant;
@@ -215,7 +229,7 @@ fn position_words(p: &Problem) -> Vec<String> {
         count(left, "card"),
     ));
     for (seat, name) in p.names.iter().enumerate() {
-        let hand: Vec<String> = s.hand(seat).iter().map(|&c| v.card_name(c)).collect();
+        let hand: Vec<String> = s.hand(seat).iter().rev().map(|&c| v.card_name(c)).collect();
         out.push(format!("  {name}: {}", hand.join(" ")));
     }
     out
@@ -253,7 +267,13 @@ impl fmt::Display for SolveReport {
                 "\nMaximum score: {} of {perfect}: {verdict} ({})",
                 self.max_score, self.score_words
             )?;
-            if let Some(r) = self.reason {
+            if !self.lost_cards.is_empty() && self.max_score < perfect {
+                write!(
+                    f,
+                    "\nWhy {perfect} is out of reach: {}.",
+                    lost_words(&self.lost_cards)
+                )?;
+            } else if let Some(r) = self.reason {
                 write!(f, "\nWhy {perfect} is out of reach: {}.", r.describe())?;
             }
         } else {

@@ -20,6 +20,7 @@ use crate::line::describe;
 use crate::search::{solve, SharedSearch, Solution, SolveConfig};
 use crate::state::Action;
 
+use super::loss::turn_loss;
 use super::win_chance::{win_chance, ChanceConfig, WinChance};
 use super::{AnalysisError, Problem};
 
@@ -99,6 +100,9 @@ pub struct TurnReview {
     pub proven: bool,
     /// For an action proven to lower the maximum: the moves that keep it, in words.
     pub best_moves: Vec<String>,
+    /// For an action proven to lower the maximum: what it lost, in words ([`turn_loss`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<String>,
     /// The game on hanab.live, opened at this turn (none for a game whose options a link
     /// cannot carry, or of a variant the site does not have).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,11 +194,14 @@ pub fn review(
             max_after_upper: after.upper,
             proven: before.proven() && after.proven(),
             best_moves: Vec::new(),
+            lost: None,
             link: link_at(game, Some(record.turn)),
             best_link: None,
             chance: None,
         };
         if review.lost_points() {
+            let (s0, s1) = (&replay.states[step], &replay.states[step + 1]);
+            review.lost = Some(turn_loss(deal, s0, s1, before.max));
             let keep = better_moves(&replay, step, action, before, &search);
             if let Some(&(first, _)) = keep.first() {
                 review.best_link = best_line_link(game, name, record.turn, first, config)
@@ -279,8 +286,8 @@ fn game_values(
 }
 
 /// The legal moves of the position before action `step` (other than `taken`) that keep a
-/// maximum of at least `before.max`, proven, each with its words; moves that read the same (two
-/// copies of a card) are listed once.
+/// maximum of at least `before.max`, proven, each with its words (two copies of a card told
+/// apart by their slots).
 fn better_moves(
     replay: &hanablive::Replay,
     step: usize,
@@ -383,9 +390,14 @@ impl fmt::Display for GameReview {
                     Some(m) => format!("; {m} kept {}", t.max_before),
                     None => String::new(),
                 };
+                let lost = t
+                    .lost
+                    .as_deref()
+                    .map(|l| format!(": {l}"))
+                    .unwrap_or_default();
                 writeln!(
                     f,
-                    "  turn {}: {} ({} to {}){keep}",
+                    "  turn {}: {} ({} to {}){lost}{keep}",
                     t.turn, t.action, t.max_before, t.max_after
                 )?;
                 if t.best_moves.len() > 1 {

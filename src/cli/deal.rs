@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::variant::Variant;
+use hanabi_solver::line::newest_first;
 use hanabi_solver::seed::{seed_from_link, shuffled_deck};
 use std::io::Write;
 
@@ -46,7 +47,8 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
                 .map(|c| serde_json::json!({"suitIndex": c.suit(), "rank": Variant::site_rank(*c)}))
                 .collect::<Vec<_>>(),
             "suits": v.suits.iter().map(|s| &s.site_name).collect::<Vec<_>>(),
-            "hands": hands.iter().map(|hand| names(hand)).collect::<Vec<_>>(),
+            // As hanab.live shows them: the newest card (slot 1, the last dealt) first.
+            "hands": hands.iter().map(|hand| newest_first(&names(hand))).collect::<Vec<_>>(),
             "pile": names(pile),
         });
         return print(&format!("{}\n", serde_json::to_string_pretty(&out)?));
@@ -56,11 +58,11 @@ pub fn run(args: DealArgs) -> anyhow::Result<()> {
     let mut text = format!("seed     {seed}\n");
     text += &format!("variant  {}{id}\n", v.name);
     text += &format!(
-        "players  {}, {} cards each (in the order dealt)\n",
+        "players  {}, {} cards each (as hanab.live shows them: slot 1, the last dealt, first)\n",
         rules.players, rules.hand_size
     );
     for (name, hand) in NAMES.iter().zip(&hands) {
-        text += &format!("{name:<8} {}\n", names(hand).join(" "));
+        text += &format!("{name:<8} {}\n", newest_first(&names(hand)).join(" "));
     }
     text += &format!(
         "pile     {} cards, top first: {}\n",

@@ -4,6 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use hanabi_solver::analysis;
 use hanabi_solver::hanablive;
+use hanabi_solver::line::SiteAction;
 use std::io::Write;
 
 #[derive(Args, Debug)]
@@ -39,6 +40,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
                     "seat": t.seat,
                     "player": t.player,
                     "action": t.text,
+                    // The action as the export gives it, beside its words.
+                    "site": SiteAction::from(game.actions[t.index]),
                 })
             })
             .collect();

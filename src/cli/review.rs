@@ -43,9 +43,9 @@ pub struct ReviewArgs {
     pub svg: Option<PathBuf>,
     /// Print JSON instead of text: per turn `turn`, `player`, `action`, `max_before`,
     /// `max_after` (and their `_upper` bounds), `proven`, `best_moves`, `link` and, for a turn
-    /// that lowered the maximum, `best_link`; with --hidden `chance` (`mode` "exact" or
-    /// "sampled", `taken` and `best` each with `action`, `win` and a `fraction` or an
-    /// `interval`); at the top `link` and `lost_at`.
+    /// that lowered the maximum, `lost` (what it lost) and `best_link`; with --hidden `chance`
+    /// (`mode` "exact" or "sampled", `taken` and `best` each with `action`, `win` and a
+    /// `fraction` or an `interval`); at the top `link` and `lost_at`.
     #[arg(long)]
     pub json: bool,
 }

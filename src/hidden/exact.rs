@@ -108,9 +108,9 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactMove {
     pub action: Action,
-    /// "play r3", "discard y1", "clue", "deck play".
+    /// "play r3 (slot 1)", "discard y1 (slot 4)", "clue Bob red", "deck play".
     pub name: String,
-    /// Hand slot counted from 1 (oldest card first), for plays and discards.
+    /// Hand slot as hanab.live numbers it (1 = newest), for plays and discards.
     pub slot: Option<u8>,
     /// Probability of reaching the perfect score after this action, with the best play after.
     pub win_probability: Fraction,

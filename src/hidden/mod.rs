@@ -11,8 +11,8 @@
 //!
 //! Root actions are identified by what the mover does, not by the card it moves: a play or
 //! discard by its hand slot (the same in every sample), named by the card when the file knows
-//! it ("play r3") and by the slot when it is hidden ("play slot 2", slots counted from 1, oldest
-//! card first).
+//! it ("play r3 (slot 1)") and by the slot when it is hidden ("play slot 2"), slots numbered as
+//! hanab.live numbers them (1 = the newest card).
 
 pub mod exact;
 pub mod fill;

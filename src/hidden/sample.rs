@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use super::{mean_interval, wilson, Filler};
 use crate::error::Error;
-use crate::game::card::Card;
+use crate::game::card::{Card, KindSet};
+use crate::hanablive::first_clue;
+use crate::line::{site_slot, GivenClue};
 use crate::position::Position;
 use crate::search::{solve_all, SolveConfig};
 use crate::state::{Action, State};
@@ -114,9 +116,9 @@ pub fn evaluate(
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveEstimate {
     pub action: Action,
-    /// "play r3", "discard slot 2", "clue", "deck play".
+    /// "play r3 (slot 1)", "discard slot 2", "clue Bob red", "deck play".
     pub name: String,
-    /// Hand slot counted from 1 (oldest card first), for plays and discards.
+    /// Hand slot as hanab.live numbers it (1 = newest), for plays and discards.
     pub slot: Option<u8>,
     /// Share of samples in which the perfect score is still reachable after the action.
     pub win_probability: f64,
@@ -144,20 +146,55 @@ pub struct Estimate {
     pub moves: Vec<MoveEstimate>,
 }
 
-/// The name of a root action: the card when the file knows it, the slot when it is hidden.
+/// The name of a root action: "play r3 (slot 2)" with the card when the position knows it,
+/// "play slot 2" when it is hidden (slots numbered as hanab.live numbers them, 1 = newest),
+/// "clue Bob red" (the first legal clue of the action's type among the cards known), "deck
+/// play". Returns the slot too, for plays and discards.
 pub(crate) fn action_name(position: &Position, action: Action) -> (String, Option<u8>) {
-    let v = &position.rules.variant;
+    let rules = &position.rules;
+    let v = &rules.variant;
     let hand = &position.hands[position.turn as usize];
-    let named = |verb: &str, i: u8| match hand.get(i as usize).copied().flatten() {
-        Some(c) => format!("{verb} {}", v.card_name(c)),
-        None => format!("{verb} slot {}", i + 1),
+    let named = |verb: &str, i: u8| {
+        let slot = site_slot(hand.len(), i as usize);
+        let name = match hand.get(i as usize).copied().flatten() {
+            Some(c) => format!("{verb} {} (slot {slot})", v.card_name(c)),
+            None => format!("{verb} slot {slot}"),
+        };
+        (name, Some(slot))
     };
     match action {
-        Action::Play(i) => (named("play", i), Some(i + 1)),
-        Action::Discard(i) => (named("discard", i), Some(i + 1)),
-        Action::Clue => ("clue".to_string(), None),
-        Action::ColourClue => ("colour clue".to_string(), None),
-        Action::RankClue => ("rank clue".to_string(), None),
+        Action::Play(i) => named("play", i),
+        Action::Discard(i) => named("discard", i),
+        Action::Clue | Action::ColourClue | Action::RankClue => {
+            let known = |seat: usize, touched: KindSet| {
+                position.hands[seat]
+                    .iter()
+                    .flatten()
+                    .any(|c| c.kind_bit() & touched != 0)
+            };
+            let clue = first_clue(rules, position.turn, action.clue_type(), known);
+            let name = match clue {
+                Some((target, kind, value)) => {
+                    let given = GivenClue {
+                        target,
+                        kind: i64::from(kind),
+                        value,
+                    };
+                    let who = position
+                        .names
+                        .get(target as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("seat {}", target + 1));
+                    format!("clue {who} {}", given.name(rules))
+                }
+                None => match action {
+                    Action::ColourClue => "colour clue".to_string(),
+                    Action::RankClue => "rank clue".to_string(),
+                    _ => "clue".to_string(),
+                },
+            };
+            (name, None)
+        }
         Action::DeckPlay => ("deck play".to_string(), None),
     }
 }

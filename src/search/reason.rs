@@ -14,6 +14,9 @@ use std::time::Instant;
 /// The first relaxation that rules the perfect score out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LossReason {
+    /// Every copy of a card the fireworks still need is already gone (discarded or misplayed):
+    /// the most they can reach is below the perfect score whatever is played.
+    LostCard,
     /// A card comes out of the pile too late to be played in time (or a firework's cards
     /// come in an order that cannot all be played before the game ends).
     LateCard,
@@ -39,6 +42,7 @@ impl LossReason {
     /// A short name, as written in batch files.
     pub fn name(self) -> &'static str {
         match self {
+            LossReason::LostCard => "lost-card",
             LossReason::LateCard => "late-card",
             LossReason::FullHands => "full-hands",
             LossReason::LatePlays => "late-plays",
@@ -51,6 +55,7 @@ impl LossReason {
     /// The reason in words.
     pub fn describe(self) -> &'static str {
         match self {
+            LossReason::LostCard => "every copy of a card still needed is gone",
             LossReason::LateCard => "a card comes out of the pile too late to be played",
             LossReason::FullHands => "the hands cannot hold every card that must be kept",
             LossReason::LatePlays => "too many cards become playable too late, one play a turn",
@@ -67,7 +72,8 @@ impl LossReason {
     }
 
     /// Every reason, coarsest first.
-    pub const ALL: [LossReason; 6] = [
+    pub const ALL: [LossReason; 7] = [
+        LossReason::LostCard,
         LossReason::LateCard,
         LossReason::FullHands,
         LossReason::LatePlays,
@@ -99,6 +105,10 @@ pub fn loss_reason_until(
         return None;
     }
     let perfect = deal.rules.perfect_score();
+    // A card already gone rules the perfect score out before any question of time.
+    if state.max_reachable_score(&deal.rules) < perfect {
+        return Some(LossReason::LostCard);
+    }
     let timing = BoundSet {
         capacity: false,
         schedule: false,
