@@ -70,6 +70,11 @@ impl Reachable {
     pub fn proven(self) -> bool {
         self.max == self.upper
     }
+
+    /// Whether this value is proven below `earlier`'s: an action between them lost points.
+    pub fn below(self, earlier: Reachable) -> bool {
+        self.upper < earlier.max
+    }
 }
 
 impl fmt::Display for Reachable {
@@ -120,7 +125,15 @@ pub struct TurnReview {
 impl TurnReview {
     /// Whether the action is proven to have lowered the most still reachable.
     pub fn lost_points(&self) -> bool {
-        self.max_after_upper < self.max_before
+        let after = Reachable {
+            max: self.max_after,
+            upper: self.max_after_upper,
+        };
+        let before = Reachable {
+            max: self.max_before,
+            upper: self.max_before_upper,
+        };
+        after.below(before)
     }
 }
 
@@ -173,7 +186,7 @@ pub fn review(
     let losing = replay
         .turns
         .iter()
-        .filter(|r| r.action.is_some() && values[r.index + 1].upper < values[r.index].max)
+        .filter(|r| r.action.is_some() && values[r.index + 1].below(values[r.index]))
         .count();
     let mut losing_done = 0;
     let mut turns = Vec::new();

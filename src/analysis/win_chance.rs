@@ -138,21 +138,21 @@ pub fn win_chance(
     };
     match exact(&position, &exact_config) {
         Ok(result) => {
-            let chance = |m: &crate::hidden::ExactMove| Chance {
-                action: m.name.clone(),
-                win: m.win_probability.to_f64(),
-                fraction: Some(m.win_probability.to_string()),
-                interval: None,
-                unproven: None,
-            };
-            let taken_move = result.moves.iter().find(|m| m.action == taken);
-            let (Some(best), Some(taken_move)) = (result.moves.first(), taken_move) else {
-                return Err(missing(taken));
-            };
+            let moves = result.moves.iter().map(|m| {
+                let chance = Chance {
+                    action: m.name.clone(),
+                    win: m.win_probability.to_f64(),
+                    fraction: Some(m.win_probability.to_string()),
+                    interval: None,
+                    unproven: None,
+                };
+                (m.action, chance)
+            });
+            let (taken, best) = taken_and_best(moves, taken)?;
             Ok(WinChance {
                 mode: ChanceMode::Exact,
-                taken: chance(taken_move),
-                best: better_or_taken(chance(best), chance(taken_move)),
+                taken,
+                best,
                 hidden: result.hidden,
                 samples: None,
             })
@@ -173,26 +173,24 @@ pub fn win_chance(
             .map_err(|e| AnalysisError::Internal(e.to_string()))?;
             let perfect = usize::from(estimate.perfect_score);
             let n = estimate.samples;
-            let chance = |m: &crate::hidden::MoveEstimate| {
+            let moves = estimate.moves.iter().map(|m| {
                 // An undecided pile has a line below the perfect score and no proof that none
                 // reaches it.
                 let won = m.score_counts[perfect] as usize;
-                Chance {
+                let chance = Chance {
                     action: m.name.clone(),
                     win: m.win_probability,
                     fraction: None,
                     interval: Some((wilson(won, n).1 .0, wilson(won + m.unproven, n).1 .1)),
                     unproven: Some(m.unproven),
-                }
-            };
-            let taken_move = estimate.moves.iter().find(|m| m.action == taken);
-            let (Some(best), Some(taken_move)) = (estimate.moves.first(), taken_move) else {
-                return Err(missing(taken));
-            };
+                };
+                (m.action, chance)
+            });
+            let (taken, best) = taken_and_best(moves, taken)?;
             Ok(WinChance {
                 mode: ChanceMode::Sampled,
-                taken: chance(taken_move),
-                best: better_or_taken(chance(best), chance(taken_move)),
+                taken,
+                best,
                 hidden: estimate.hidden,
                 samples: Some(estimate.samples),
             })
@@ -203,18 +201,24 @@ pub fn win_chance(
     }
 }
 
-/// The best action's chance, or the taken one's where the best is no better (two actions
-/// can tie; the taken one is then named as the best).
-fn better_or_taken(best: Chance, taken: Chance) -> Chance {
-    if best.win > taken.win {
+/// From every action's chance, best first: the chance of `taken`, and the best one's, or the
+/// taken one's again where the best is no better (two actions can tie; the taken one is then
+/// named as the best).
+fn taken_and_best(
+    moves: impl Iterator<Item = (Action, Chance)>,
+    taken: Action,
+) -> Result<(Chance, Chance), AnalysisError> {
+    let moves: Vec<(Action, Chance)> = moves.collect();
+    let taken_chance = moves.iter().find(|(a, _)| *a == taken).map(|(_, c)| c);
+    let (Some((_, best)), Some(taken_chance)) = (moves.first(), taken_chance) else {
+        return Err(AnalysisError::Internal(format!(
+            "the action taken ({taken:?}) is not among the legal actions analysed"
+        )));
+    };
+    let best = if best.win > taken_chance.win {
         best
     } else {
-        taken
-    }
-}
-
-fn missing(taken: Action) -> AnalysisError {
-    AnalysisError::Internal(format!(
-        "the action taken ({taken:?}) is not among the legal actions analysed"
-    ))
+        taken_chance
+    };
+    Ok((taken_chance.clone(), best.clone()))
 }
