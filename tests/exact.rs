@@ -11,6 +11,7 @@ use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hidden::exact::orders;
+use hanabi_solver::hidden::team::{team, FirstMove, TeamConfig};
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};
 use hanabi_solver::state::{Action, Deal, State};
@@ -513,4 +514,373 @@ fn curated_hidden_positions_are_analysed_the_same_on_any_thread_count() {
     let big = dir.join("2p-pile-12.hanabi");
     let pos = position::read(&std::fs::read_to_string(big).unwrap()).unwrap();
     assert_eq!(pos.hidden(), 12);
+}
+
+// ---- Team play with hidden hands: a plain enumeration of joint strategies ----
+
+/// One world of the reference: one physical arrangement of the unseen cards (copies told
+/// apart, so all are equally likely), its deal and state, and what each player has observed.
+#[derive(Clone)]
+struct TeamWorld {
+    deal: usize,
+    state: State,
+    logs: Vec<Vec<Vec<u64>>>,
+}
+
+/// Every arrangement of the unseen cards that fits the hints, with each player's first
+/// observation: the other hands.
+fn team_worlds(pos: &Position) -> (Vec<Deal>, Vec<TeamWorld>) {
+    let masks: Vec<u64> = pos
+        .hands
+        .iter()
+        .zip(&pos.hints)
+        .flat_map(|(h, hints)| {
+            h.iter()
+                .zip(hints)
+                .filter(|(c, _)| c.is_none())
+                .map(|(_, &m)| m)
+        })
+        .chain(pos.pile.iter().filter(|c| c.is_none()).map(|_| u64::MAX))
+        .collect();
+    let players = pos.hands.len();
+    let (mut deals, mut worlds) = (Vec::new(), Vec::new());
+    for perm in permutations(&pos.unseen()) {
+        if perm
+            .iter()
+            .zip(&masks)
+            .any(|(c, m)| m & (1 << c.kind()) == 0)
+        {
+            continue;
+        }
+        let (deal, state) = pos.fill(&perm).unwrap();
+        deals.push(deal);
+        let logs = (0..players)
+            .map(|q| vec![seen_hands(&state, q, players)])
+            .collect();
+        worlds.push(TeamWorld {
+            deal: deals.len() - 1,
+            state,
+            logs,
+        });
+    }
+    (deals, worlds)
+}
+
+/// The hands player `q` sees (every other one), as card kinds.
+fn seen_hands(state: &State, q: usize, players: usize) -> Vec<u64> {
+    (0..players)
+        .filter(|&o| o != q)
+        .flat_map(|o| {
+            std::iter::once(100 + o as u64).chain(state.hand(o).iter().map(|c| c.kind() as u64))
+        })
+        .collect()
+}
+
+/// A concrete move of the reference: an engine action, and for a clue its target, type and
+/// index in the variant's list.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum RefMove {
+    Engine(Action),
+    Clue(usize, bool, usize),
+}
+
+/// The moves of the player to move, clues given concretely (research decks: a clue touches its
+/// suit or rank; it must touch a card unless empty clues are on).
+fn ref_moves(deal: &Deal, state: &State) -> Vec<RefMove> {
+    let mut out = Vec::new();
+    for a in state.legal_actions(deal) {
+        if !a.is_clue() {
+            out.push(RefMove::Engine(a));
+        }
+    }
+    if state.clues >= 1 {
+        let p = state.turn as usize;
+        let v = &deal.rules.variant;
+        for t in (0..deal.rules.players as usize).filter(|&t| t != p) {
+            for colour in [true, false] {
+                let list = if colour {
+                    v.colour_clues()
+                } else {
+                    v.rank_clues()
+                };
+                for (i, clue) in list.iter().enumerate() {
+                    let touched = state
+                        .hand(t)
+                        .iter()
+                        .any(|c| c.kind_bit() & clue.touches != 0);
+                    if touched || deal.rules.empty_clues {
+                        out.push(RefMove::Clue(t, colour, i));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What everyone sees of move `m` in a world, and the state after it.
+fn ref_step(deal: &Deal, state: &State, m: RefMove) -> (Vec<u64>, State) {
+    let p = state.turn as usize;
+    match m {
+        RefMove::Engine(a) => {
+            let card = match a {
+                Action::Play(i) | Action::Discard(i) => state.hand(p)[i as usize],
+                Action::DeckPlay => deal.pile[state.drawn as usize],
+                _ => unreachable!(),
+            };
+            let code = match a {
+                Action::Play(i) => 10 + i as u64,
+                Action::Discard(i) => 20 + i as u64,
+                _ => 30,
+            };
+            (
+                vec![p as u64, code, card.kind() as u64],
+                state.apply(deal, a).unwrap(),
+            )
+        }
+        RefMove::Clue(t, colour, i) => {
+            let v = &deal.rules.variant;
+            let clue = if colour {
+                &v.colour_clues()[i]
+            } else {
+                &v.rank_clues()[i]
+            };
+            let touched: Vec<u64> = state
+                .hand(t)
+                .iter()
+                .map(|c| (c.kind_bit() & clue.touches != 0) as u64)
+                .collect();
+            let mut seen = vec![p as u64, 40, t as u64, colour as u64, i as u64];
+            seen.extend(touched);
+            (seen, state.apply(deal, Action::Clue).unwrap())
+        }
+    }
+}
+
+/// The first-move families of the per-move values: 0 play, 1 discard, 2 clue, 3 deck play.
+fn ref_family(m: RefMove) -> (u8, usize) {
+    match m {
+        RefMove::Engine(Action::Play(i)) => (0, i as usize),
+        RefMove::Engine(Action::Discard(i)) => (1, i as usize),
+        RefMove::Clue(t, _, _) => (2, t),
+        _ => (3, 0),
+    }
+}
+
+/// The team's best total over `worlds` (worlds won, or scores summed): every prescription (a
+/// move for each set of worlds the player to move cannot tell apart by everything it has
+/// observed) tried, the worlds split by what everyone saw. `budget` counts prescriptions; `None`
+/// when it runs out. `first` restricts the root's moves to one family where a class has one.
+fn ref_team(
+    deals: &[Deal],
+    worlds: &[TeamWorld],
+    win: Option<u8>,
+    first: Option<(u8, usize)>,
+    budget: &mut u64,
+) -> Option<u64> {
+    let s0 = &worlds[0].state;
+    if s0.is_over() {
+        return Some(
+            worlds
+                .iter()
+                .map(|w| {
+                    let score = w.state.score(&deals[w.deal].rules);
+                    match win {
+                        Some(target) => (score >= target) as u64,
+                        None => score as u64,
+                    }
+                })
+                .sum(),
+        );
+    }
+    let p = s0.turn as usize;
+    let players = deals[0].rules.players as usize;
+    let mut classes: Vec<(Vec<Vec<u64>>, Vec<usize>)> = Vec::new();
+    for (i, w) in worlds.iter().enumerate() {
+        match classes.iter_mut().find(|c| c.0 == w.logs[p]) {
+            Some(c) => c.1.push(i),
+            None => classes.push((w.logs[p].clone(), vec![i])),
+        }
+    }
+    let moves: Vec<Vec<RefMove>> = classes
+        .iter()
+        .map(|(_, members)| {
+            let w = &worlds[members[0]];
+            let mut all = ref_moves(&deals[w.deal], &w.state);
+            if let Some(f) = first {
+                if all.iter().any(|&m| ref_family(m) == f) {
+                    all.retain(|&m| ref_family(m) == f);
+                }
+            }
+            all
+        })
+        .collect();
+    let mut choice = vec![0usize; classes.len()];
+    let mut best = 0;
+    loop {
+        *budget = budget.checked_sub(1)?;
+        let mut parts: Vec<(Vec<u64>, Vec<TeamWorld>)> = Vec::new();
+        for (c, (_, members)) in classes.iter().enumerate() {
+            for &i in members {
+                let w = &worlds[i];
+                let (seen, next) = ref_step(&deals[w.deal], &w.state, moves[c][choice[c]]);
+                let mut logs = w.logs.clone();
+                for (q, log) in logs.iter_mut().enumerate() {
+                    log.push(seen.clone());
+                    if q != p {
+                        log.push(seen_hands(&next, q, players));
+                    }
+                }
+                let world = TeamWorld {
+                    deal: w.deal,
+                    state: next,
+                    logs,
+                };
+                match parts.iter_mut().find(|x| x.0 == seen) {
+                    Some(x) => x.1.push(world),
+                    None => parts.push((seen, vec![world])),
+                }
+            }
+        }
+        let mut total = 0;
+        for (_, part) in &parts {
+            total += ref_team(deals, part, win, None, budget)?;
+        }
+        best = best.max(total);
+        // The next prescription, as an odometer.
+        let mut c = 0;
+        loop {
+            if c == choice.len() {
+                return Some(best);
+            }
+            choice[c] += 1;
+            if choice[c] < moves[c].len() {
+                break;
+            }
+            choice[c] = 0;
+            c += 1;
+        }
+    }
+}
+
+/// A random tiny position near the end of a game, every hand card hidden from its holder (some
+/// narrowed by a random hint that holds the true card), the pile hidden.
+fn random_team_position(rng: &mut Rng) -> Option<Position> {
+    let (rules, _, deal, mut state) = random_tiny_game(rng, 10, None);
+    while deal.pile_left(&state) > rng.below(2) as u8 {
+        let actions = state.legal_actions(&deal);
+        if actions.is_empty() {
+            return None;
+        }
+        state = state
+            .apply(&deal, actions[rng.below(actions.len() as u64) as usize])
+            .unwrap();
+        if state.is_over() {
+            return None;
+        }
+    }
+    // Where one misplay ends the game, not seeing one's cards costs most.
+    if state.strikes + 1 < rules.max_strikes && rng.below(4) > 0 {
+        return None;
+    }
+    let names: Vec<String> = (0..rules.players).map(|p| format!("P{p}")).collect();
+    let mut pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
+    let kinds = rules.variant.kinds();
+    for seat in 0..rules.players as usize {
+        let masks: Vec<u64> = state
+            .hand(seat)
+            .iter()
+            .map(|c| match rng.below(4) {
+                0 | 1 => kinds,
+                2 => c.kind_bit(),
+                _ => (rng.next() & kinds) | c.kind_bit(),
+            })
+            .collect();
+        pos.hide_hand(seat, &masks);
+    }
+    pos.hide_pile();
+    Some(pos)
+}
+
+/// `a / n == b / m`.
+fn same_fraction(a: u64, n: u64, b: u64, m: u64) -> bool {
+    a as u128 * m as u128 == b as u128 * n as u128
+}
+
+#[test]
+fn team_play_equals_a_plain_enumeration_of_joint_strategies() {
+    let mut rng = Rng(2024);
+    let (mut compared, mut below_cheat, mut moves_checked, mut signals) = (0, 0, 0, 0);
+    for _ in 0..50_000 {
+        if compared >= 100 && below_cheat >= 30 {
+            break;
+        }
+        let Some(pos) = random_team_position(&mut rng) else {
+            continue;
+        };
+        if pos.unseen().len() > 5 {
+            continue;
+        }
+        let (deals, worlds) = team_worlds(&pos);
+        let target = worlds[0].state.max_reachable_score(&deals[0].rules);
+        let mut budget = 4_000;
+        let (Some(win), Some(score)) = (
+            ref_team(&deals, &worlds, Some(target), None, &mut budget),
+            ref_team(&deals, &worlds, None, None, &mut budget),
+        ) else {
+            continue;
+        };
+        let team = team(&pos, &TeamConfig::default()).unwrap();
+        let n = worlds.len() as u64;
+        assert_eq!(team.target, target);
+        assert!(team.win.team.exact() && team.score.team.exact());
+        assert!(
+            same_fraction(team.win.team.lo, team.worlds, win, n),
+            "win {}/{} against the reference {win}/{n}\n{}",
+            team.win.team.lo,
+            team.worlds,
+            position::to_text(&PositionFile::from_state(&deals[0], &worlds[0].state, &[]))
+        );
+        assert!(
+            same_fraction(team.score.team.lo, team.worlds, score, n),
+            "score {}/{} against the reference {score}/{n}",
+            team.score.team.lo,
+            team.worlds
+        );
+        // Every bound in its place: the per-view policy played <= team <= per-view <= cheat.
+        for g in [&team.win, &team.score] {
+            assert!(g.per_view_played <= g.team.lo);
+            assert!(g.team.hi <= g.per_view.lo && g.per_view.hi <= g.cheat.lo);
+        }
+        below_cheat += (team.win.team.hi < team.win.cheat.lo) as usize;
+        signals += (team.win.team.lo > team.win.per_view_played) as usize;
+        // The value of each first move, against the reference restricted the same way.
+        for (m, value) in &team.win.moves {
+            let family = match m {
+                FirstMove::Play(i) => (0, *i as usize),
+                FirstMove::Discard(i) => (1, *i as usize),
+                FirstMove::ClueTo(t) => (2, *t as usize),
+                FirstMove::DeckPlay => (3, 0),
+            };
+            let mut budget = 4_000;
+            if let Some(r) = ref_team(&deals, &worlds, Some(target), Some(family), &mut budget) {
+                assert!(
+                    value.exact() && same_fraction(value.lo, team.worlds, r, n),
+                    "{m:?}"
+                );
+                assert!(value.lo <= team.win.team.lo);
+                moves_checked += 1;
+            }
+        }
+        compared += 1;
+    }
+    eprintln!(
+        "{compared} positions, {below_cheat} below the every-card-known value, {signals} above \
+         the per-view rule played, {moves_checked} first moves"
+    );
+    assert!(compared >= 100, "only {compared} positions small enough");
+    assert!(
+        below_cheat >= 30,
+        "too few positions where hidden cards cost anything"
+    );
 }

@@ -6,6 +6,7 @@ use thiserror::Error;
 use crate::error::Error;
 use crate::hanablive::fetch::FetchError;
 use crate::hidden::exact::ExactError;
+use crate::hidden::team::TeamError;
 use crate::position::Faults;
 
 #[derive(Debug, Error)]
@@ -68,6 +69,8 @@ pub enum AnalysisError {
     NotAGameAddress(String),
     #[error("{label}: {error}")]
     Exact { label: String, error: ExactError },
+    #[error("{label}: {error}")]
+    Team { label: String, error: TeamError },
     #[error("{label}: {error}")]
     Samples { label: String, error: Error },
     #[error("the time limit ended before the first sample was solved: allow more time")]

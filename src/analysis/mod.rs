@@ -13,6 +13,7 @@ pub mod loss;
 pub mod problem;
 pub mod report;
 pub mod review;
+pub mod team_play;
 pub mod view;
 pub mod win_chance;
 
@@ -23,6 +24,7 @@ pub use hidden_cards::{ExactReport, SampleReport};
 pub use problem::{read_game, GameTurn, Problem, Source};
 pub use report::{PositionReport, SolveReport};
 pub use review::{review, GameReview, Progress, ReviewOptions, TurnReview};
+pub use team_play::TeamReport;
 pub use view::{View, ViewedPosition};
 pub use win_chance::{ChanceConfig, WinChance};
 

@@ -22,6 +22,9 @@ pub enum View {
     /// what the clues it was given allow. The seat is a name or a number counted from 1, as a
     /// person writes it: it is resolved once the players are known.
     Seat(String),
+    /// Team play: every hand card hidden from its holder (and seen by the others), each
+    /// narrowed to what the clues given to its holder allow, and the pile hidden.
+    Team,
 }
 
 impl FromStr for View {
@@ -32,6 +35,7 @@ impl FromStr for View {
         match text {
             "open" => Ok(View::Open),
             "cheat" => Ok(View::Cheat),
+            "team" => Ok(View::Team),
             v if v.starts_with("seat=") && v.len() > 5 => Ok(View::Seat(v[5..].to_string())),
             v => Err(AnalysisError::UnknownView(v.to_string())),
         }
@@ -76,6 +80,19 @@ impl ViewedPosition {
                     })?;
                 position.hide_pile();
                 position.hide_hand(seat, &masks);
+            }
+            View::Team => {
+                if let (Source::Game { path, .. }, Some(game)) = (source, game) {
+                    position.hide_pile();
+                    for seat in 0..position.names.len() {
+                        let masks = hanablive::clue_knowledge(&game.export, game.index, seat)
+                            .map_err(|error| AnalysisError::File {
+                                path: path.display().to_string(),
+                                error,
+                            })?;
+                        position.hide_hand(seat, &masks);
+                    }
+                }
             }
         }
         Ok(ViewedPosition { label, position })

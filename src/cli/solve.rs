@@ -15,11 +15,12 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::analysis::{
-    self, time_left, AnalysisError, ExactReport, Problem, SampleReport, Source, View,
+    self, time_left, AnalysisError, ExactReport, Problem, SampleReport, Source, TeamReport, View,
     ViewedPosition,
 };
 use hanabi_solver::hanablive::address::GameAddress;
 use hanabi_solver::hanablive::{self, link};
+use hanabi_solver::hidden::team::TeamConfig;
 use hanabi_solver::hidden::ExactConfig;
 use hanabi_solver::search::{deadline_after, SolveConfig, Tuning};
 use hanabi_solver::seed::seed_from_link;
@@ -106,6 +107,19 @@ pub struct SolveArgs {
     /// grows with it; 8 different hidden cards have 40,320 orders).
     #[arg(long, value_name = "N", default_value_t = hanabi_solver::hidden::exact::DEFAULT_MAX_ORDERS, requires = "exact")]
     pub max_orders: u128,
+    /// Team play with hidden hands: nobody sees their own cards. The position's hidden hand
+    /// cards (`?`, `r?`, `?1`, `?{r1,r3}` in a position file; for a game at --turn, every hand
+    /// card, narrowed by the clues given) are seen by everyone but their holder, the pile by
+    /// nobody. Prints the exact win probability and expected score of the team's best joint
+    /// strategy, each player acting only on what it has seen, and the value of each first
+    /// move, beside the every-card-known and per-view figures (upper bounds). --time-limit
+    /// stops with proven bounds.
+    #[arg(long, conflicts_with_all = ["samples", "exact"])]
+    pub team: bool,
+    /// With --team: refuse a position with more worlds (ways the hidden cards may lie) than
+    /// this; each is kept in memory.
+    #[arg(long, value_name = "N", default_value_t = hanabi_solver::hidden::team::DEFAULT_MAX_WORLDS, requires = "team")]
+    pub max_worlds: u64,
 }
 
 /// Limits and resources of a search.
@@ -271,7 +285,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         Some(text) => text.parse()?,
         None => View::Open,
     };
-    if args.exact || args.samples.is_some() || view != View::Open {
+    if args.exact || args.samples.is_some() || args.team || view != View::Open {
         return run_hidden(&args, view, &config, deadline);
     }
     let p = Problem::new(&source(&args)?)?;
@@ -344,8 +358,30 @@ fn run_hidden(
         (args.write_position.is_some(), "--write-position"),
     ] {
         if given {
-            bail!("{name} needs a line of play, which --exact, --samples and --view cheat do not give");
+            bail!("{name} needs a line of play, which --exact, --samples, --team and --view cheat do not give");
         }
+    }
+    if args.team {
+        if view != View::Open {
+            bail!(
+                "--team makes its own view (every hand hidden from its holder): leave out --view"
+            );
+        }
+        if args.search.max_nodes.is_some() {
+            bail!("--max-nodes does not apply to --team; use --time-limit");
+        }
+        let viewed = ViewedPosition::new(&source(args)?, &View::Team)?;
+        let team_config = TeamConfig {
+            time_limit: time_left(deadline),
+            max_worlds: args.max_worlds,
+            search: SolveConfig {
+                threads: 1,
+                time_limit: None,
+                max_nodes: None,
+                ..config.clone()
+            },
+        };
+        return print_report(&TeamReport::new(&viewed, &team_config)?, args.json);
     }
     let viewed = ViewedPosition::new(&source(args)?, &view)?;
     if args.exact {

@@ -2,6 +2,7 @@
 //! that change legality. Built only through [`Rules::new`], which refuses impossible values.
 
 use crate::error::Error;
+use crate::game::card::Card;
 use crate::game::tokens::TokenRules;
 use crate::game::variant::Variant;
 
@@ -126,6 +127,21 @@ impl Rules {
 
     pub fn perfect_score(&self) -> u8 {
         self.variant.perfect_score()
+    }
+
+    /// The slots of `hand` (bit `i` for slot `i`, oldest first) that the `index`-th clue of a
+    /// type (`colour`, else rank) in the variant's list touches, if that clue may be given to
+    /// this hand: it touches a card, or empty clues are on, or its type is blind. Tokens and
+    /// Alternating Clues are the state's to check.
+    pub fn clue_touch(&self, colour: bool, index: usize, hand: &[Card]) -> Option<u16> {
+        let v = &self.variant;
+        let clue = v.clues_of_type(colour).get(index)?;
+        let touched = hand
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.kind_bit() & clue.touches != 0)
+            .fold(0u16, |m, (i, _)| m | 1 << i);
+        (touched != 0 || self.empty_clues || v.clue_type_is_blind(colour)).then_some(touched)
     }
 }
 

@@ -504,7 +504,7 @@ impl Variant {
     }
 
     /// The colour clues (`colour`) or the rank clues.
-    fn clues_of_type(&self, colour: bool) -> &[Clue] {
+    pub fn clues_of_type(&self, colour: bool) -> &[Clue] {
         if colour {
             &self.colour_clues
         } else {

@@ -1,0 +1,818 @@
+//! Exact team play when nobody sees their own cards.
+//!
+//! A position is given by what every player knows: the fireworks, discards, tokens, strikes,
+//! each hand card's clue knowledge (a set of kinds it may be), whose turn, turns left. A *world*
+//! is one way to put the unseen cards in the hidden hand slots and the pile that fits that
+//! knowledge; every world is equally likely. A player sees every hand but its own, so a player's
+//! observations are the public history and the other hands. The *team value* is the best, over
+//! joint strategies in which each player's action depends only on its own observations, of the
+//! number of worlds won (or, as a second goal, of the total final score); divided by the number
+//! of worlds it is a probability (or an expected score).
+//!
+//! The search follows the common-information view of such games: at a public node (a history
+//! every player saw, and the set of worlds that fit it), the team picks a *prescription*: one
+//! action for each class of worlds the player to move cannot tell apart (worlds with the same
+//! other hands). The worlds then split by what everyone saw of the action (the card played or
+//! discarded, the slots a clue touched and what it said), and each part is a public node again.
+//! Deterministic prescriptions lose nothing, and the player's past observations add nothing to
+//! the classes: every card that left another hand was seen by all as it left.
+//!
+//! The value of a node is the best prescription's total over its parts. The prescriptions are
+//! searched branch and bound, class by class:
+//! - the *every-card-known* bound: a world can do no better than its perfect-information value,
+//!   so a class taking an action is worth at most the sum of those values after it;
+//! - the *per-view* prescription (each class taking the action best by that bound) played out at
+//!   every node is a strategy, so its total is a lower bound that starts the search;
+//! - parts where the game is over add their worlds' outcomes, and a node's value is kept in one
+//!   table keyed by its history and its worlds, so a part met again under another prescription
+//!   costs nothing.
+//!
+//! With a time limit the search stops and reports what it proved: the best strategy found (a
+//! lower bound) and the per-view bound (an upper bound).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::exact::Fraction;
+use crate::game::card::{Card, KINDS};
+use crate::game::rules::Rules;
+use crate::game::variant::ClueReveals;
+use crate::position::Position;
+use crate::search::{SharedSearch, SolveConfig};
+use crate::state::{Action, Deal, State};
+
+/// What the team plays for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// Reach the most the fireworks can still reach (the position's maximum).
+    Win,
+    /// The final score.
+    Score,
+}
+
+/// A move of the player to move as it is made: a clue says whom it goes to and which clue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TeamAction {
+    Play(u8),
+    Discard(u8),
+    /// The `index`-th clue of its type (`colour`, else rank) in the variant's list, to `target`.
+    Clue {
+        target: u8,
+        colour: bool,
+        index: u8,
+    },
+    DeckPlay,
+}
+
+impl TeamAction {
+    /// The rule engine's action (a clue's type matters only in Alternating Clues).
+    pub fn engine(self, rules: &Rules) -> Action {
+        match self {
+            TeamAction::Play(i) => Action::Play(i),
+            TeamAction::Discard(i) => Action::Discard(i),
+            TeamAction::DeckPlay => Action::DeckPlay,
+            TeamAction::Clue { colour, .. } if rules.tokens().alternating => {
+                if colour {
+                    Action::ColourClue
+                } else {
+                    Action::RankClue
+                }
+            }
+            TeamAction::Clue { .. } => Action::Clue,
+        }
+    }
+}
+
+/// A first move of the player to move, as the per-move values group them: a play or discard of
+/// a slot, or a clue to a player (which clue may differ with what the mover sees).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FirstMove {
+    Play(u8),
+    Discard(u8),
+    ClueTo(u8),
+    DeckPlay,
+}
+
+impl FirstMove {
+    fn admits(self, action: TeamAction) -> bool {
+        match (self, action) {
+            (FirstMove::Play(a), TeamAction::Play(b))
+            | (FirstMove::Discard(a), TeamAction::Discard(b)) => a == b,
+            (FirstMove::ClueTo(t), TeamAction::Clue { target, .. }) => t == target,
+            (FirstMove::DeckPlay, TeamAction::DeckPlay) => true,
+            _ => false,
+        }
+    }
+
+    fn of(action: TeamAction) -> FirstMove {
+        match action {
+            TeamAction::Play(i) => FirstMove::Play(i),
+            TeamAction::Discard(i) => FirstMove::Discard(i),
+            TeamAction::Clue { target, .. } => FirstMove::ClueTo(target),
+            TeamAction::DeckPlay => FirstMove::DeckPlay,
+        }
+    }
+}
+
+/// Limits of a team search.
+#[derive(Clone, Debug)]
+pub struct TeamConfig {
+    /// Stop after this long; the values are then proven bounds.
+    pub time_limit: Option<Duration>,
+    /// Refuse positions with more worlds than this (each world is kept in memory).
+    pub max_worlds: u64,
+    /// The perfect-information searches that give each world's bound.
+    pub search: SolveConfig,
+}
+
+/// Default cap on worlds: about a gibibyte of states at the root.
+pub const DEFAULT_MAX_WORLDS: u64 = 2_000_000;
+
+impl Default for TeamConfig {
+    fn default() -> TeamConfig {
+        TeamConfig {
+            time_limit: None,
+            max_worlds: DEFAULT_MAX_WORLDS,
+            search: SolveConfig {
+                tt_mb: 64,
+                ..SolveConfig::default()
+            },
+        }
+    }
+}
+
+/// Proven bounds on a total over the worlds (worlds won, or final scores summed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub lo: u64,
+    pub hi: u64,
+}
+
+impl Bounds {
+    pub fn exact(&self) -> bool {
+        self.lo == self.hi
+    }
+
+    /// The bounds as fractions of `worlds`.
+    pub fn fractions(&self, worlds: u64) -> (Fraction, Fraction) {
+        (
+            Fraction::new(self.lo as u128, worlds as u128),
+            Fraction::new(self.hi as u128, worlds as u128),
+        )
+    }
+}
+
+/// The values of one goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalValues {
+    pub goal: Goal,
+    /// The team's best.
+    pub team: Bounds,
+    /// Every card known to everyone, averaged over the worlds: an upper bound of the team value.
+    pub cheat: Bounds,
+    /// Each class of the player to move taking its best move by the every-card-known values,
+    /// as if everyone saw every card afterwards: what determinizing engines report, an upper
+    /// bound too.
+    pub per_view: Bounds,
+    /// The per-view choice made by every player at every turn, played out: a strategy, so a
+    /// lower bound.
+    pub per_view_played: u64,
+    /// The team value when the player to move makes this move first (where it is legal).
+    pub moves: Vec<(FirstMove, Bounds)>,
+}
+
+/// The answer of [`team`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Team {
+    /// Worlds that fit the position.
+    pub worlds: u64,
+    /// The most the fireworks can still reach: what winning means.
+    pub target: u8,
+    pub win: GoalValues,
+    pub score: GoalValues,
+    /// Public nodes searched, both goals together.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Why a team search cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TeamError {
+    #[error("{0}")]
+    Position(String),
+    #[error("{worlds} worlds fit the position, more than --max-worlds {max}: hide fewer cards")]
+    TooManyWorlds { worlds: String, max: u64 },
+    #[error("no arrangement of the unseen cards fits what the players know of their cards")]
+    NoWorld,
+    #[error("{0} hides a player's own played cards from it, which team play does not model")]
+    PlaysHidden(String),
+}
+
+/// The worlds of `position`: the deals (one per distinct pile) and each world's state.
+pub struct Worlds {
+    pub deals: Vec<Deal>,
+    pub deal_of: Vec<u32>,
+    pub states: Vec<State>,
+}
+
+impl Worlds {
+    /// Every filling of the position's hidden cards that fits the hints of its hand cards,
+    /// each distinct arrangement of card kinds once (copies of a kind are interchangeable, and
+    /// every arrangement stands for the same number of arrangements of physical cards).
+    pub fn of(position: &Position, max: u64) -> Result<Worlds, TeamError> {
+        let unseen = position.unseen();
+        let mut counts = [0u8; KINDS];
+        for c in &unseen {
+            counts[c.kind()] += 1;
+        }
+        let masks: Vec<u64> = position
+            .hands
+            .iter()
+            .zip(&position.hints)
+            .flat_map(|(hand, hints)| {
+                hand.iter()
+                    .zip(hints)
+                    .filter(|(c, _)| c.is_none())
+                    .map(|(_, &h)| h)
+            })
+            .chain(
+                position
+                    .pile
+                    .iter()
+                    .filter(|c| c.is_none())
+                    .map(|_| u64::MAX),
+            )
+            .collect();
+        let mut fills = Vec::new();
+        let mut current = Vec::with_capacity(masks.len());
+        let mut too_many = false;
+        enumerate(
+            &masks,
+            &mut counts,
+            &mut current,
+            &mut fills,
+            max,
+            &mut too_many,
+        );
+        if too_many {
+            return Err(TeamError::TooManyWorlds {
+                worlds: format!("more than {max}"),
+                max,
+            });
+        }
+        if fills.is_empty() {
+            return Err(TeamError::NoWorld);
+        }
+        let mut worlds = Worlds {
+            deals: Vec::new(),
+            deal_of: Vec::with_capacity(fills.len()),
+            states: Vec::with_capacity(fills.len()),
+        };
+        let mut pile_index: HashMap<Vec<Card>, u32> = HashMap::new();
+        for fill in fills {
+            let (deal, state) = position
+                .fill(&fill)
+                .map_err(|e| TeamError::Position(e.to_string()))?;
+            let index = *pile_index.entry(deal.pile.clone()).or_insert_with(|| {
+                worlds.deals.push(deal);
+                worlds.deals.len() as u32 - 1
+            });
+            worlds.deal_of.push(index);
+            worlds.states.push(state);
+        }
+        Ok(worlds)
+    }
+
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+}
+
+/// Appends to `out` every kind sequence for the slots `masks[current.len()..]` from `counts`.
+fn enumerate(
+    masks: &[u64],
+    counts: &mut [u8; KINDS],
+    current: &mut Vec<Card>,
+    out: &mut Vec<Vec<Card>>,
+    max: u64,
+    too_many: &mut bool,
+) {
+    if *too_many {
+        return;
+    }
+    let slot = current.len();
+    if slot == masks.len() {
+        if out.len() as u64 >= max {
+            *too_many = true;
+        } else {
+            out.push(current.clone());
+        }
+        return;
+    }
+    for k in 0..KINDS {
+        if counts[k] == 0 || masks[slot] & (1 << k) == 0 {
+            continue;
+        }
+        counts[k] -= 1;
+        current.push(Card::from_kind(k));
+        enumerate(masks, counts, current, out, max, too_many);
+        current.pop();
+        counts[k] += 1;
+    }
+}
+
+/// The moves the player to move may make in `state`, each clue given concretely.
+pub fn team_actions(deal: &Deal, state: &State) -> Vec<TeamAction> {
+    let rules = &deal.rules;
+    let mut out = Vec::new();
+    if state.is_over() {
+        return out;
+    }
+    let p = state.turn as usize;
+    let n = state.hand(p).len() as u8;
+    out.extend((0..n).map(TeamAction::Play));
+    if state.can_discard(rules) {
+        out.extend((0..n).map(TeamAction::Discard));
+    }
+    let tokens = rules.tokens();
+    if state.clues >= tokens.clue_cost {
+        for target in (0..rules.players as usize).filter(|&t| t != p) {
+            let hand = state.hand(target);
+            for colour in [true, false] {
+                if tokens.alternating && state.last_clue == Some(colour) {
+                    continue;
+                }
+                for index in 0..rules.variant.clues_of_type(colour).len() {
+                    if rules.clue_touch(colour, index, hand).is_some() {
+                        out.push(TeamAction::Clue {
+                            target: target as u8,
+                            colour,
+                            index: index as u8,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    if state.can_deck_play(deal) {
+        out.push(TeamAction::DeckPlay);
+    }
+    out
+}
+
+/// What every player sees of `action` in a world, as one number: the action's public form and
+/// the card it showed (a play or discard) or the slots a clue touched and what it said.
+fn observe(deal: &Deal, state: &State, action: TeamAction) -> u64 {
+    let rules = &deal.rules;
+    let p = state.turn as usize;
+    match action {
+        TeamAction::Play(i) => (state.hand(p)[i as usize].kind() as u64) << 8 | (i as u64) << 2,
+        TeamAction::Discard(i) => {
+            (state.hand(p)[i as usize].kind() as u64) << 8 | (i as u64) << 2 | 1
+        }
+        TeamAction::DeckPlay => (deal.pile[state.drawn as usize].kind() as u64) << 8 | 2,
+        TeamAction::Clue {
+            target,
+            colour,
+            index,
+        } => {
+            let touched = rules
+                .clue_touch(colour, index as usize, state.hand(target as usize))
+                .expect("a legal clue");
+            let said = match rules.variant.clue_reveals() {
+                ClueReveals::Value => 1 + u64::from(colour) * 64 + index as u64,
+                ClueReveals::Type => 1 + u64::from(colour) * 64,
+                ClueReveals::Nothing => 0,
+            };
+            (touched as u64) << 24 | said << 8 | (target as u64) << 2 | 3
+        }
+    }
+}
+
+/// One world at a node: its index and its state there.
+type Entry = (u32, State);
+
+/// One move of a class: the move, the sum of its worlds' every-card-known bounds after it, and
+/// each world after it with what everyone saw.
+type ClassMove = (TeamAction, u64, Vec<(u64, Entry)>);
+
+/// One class of worlds at a node: the worlds after each of its moves.
+struct Class {
+    /// Best bound first.
+    options: Vec<ClassMove>,
+}
+
+/// The search of one goal over one position's worlds.
+struct Search<'a> {
+    worlds: &'a Worlds,
+    goal: Goal,
+    target: u8,
+    searches: Vec<Option<SharedSearch<'a>>>,
+    config: &'a SolveConfig,
+    cheat: HashMap<(u32, State), u64>,
+    /// Exact totals of nodes, by history and worlds.
+    table: HashMap<(Vec<u64>, Vec<u32>), u64>,
+    /// Per-view play totals, by history and worlds.
+    played: HashMap<(Vec<u64>, Vec<u32>), u64>,
+    deadline: Option<Instant>,
+    stopped: bool,
+    nodes: u64,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        worlds: &'a Worlds,
+        goal: Goal,
+        target: u8,
+        config: &'a TeamConfig,
+        start: Instant,
+    ) -> Search<'a> {
+        Search {
+            worlds,
+            goal,
+            target,
+            searches: (0..worlds.deals.len()).map(|_| None).collect(),
+            config: &config.search,
+            cheat: HashMap::new(),
+            table: HashMap::new(),
+            played: HashMap::new(),
+            deadline: config.time_limit.map(|t| start + t),
+            stopped: false,
+            nodes: 0,
+        }
+    }
+
+    fn deal(&self, world: u32) -> &'a Deal {
+        &self.worlds.deals[self.worlds.deal_of[world as usize] as usize]
+    }
+
+    /// A finished world's worth.
+    fn outcome(&self, world: u32, state: &State) -> u64 {
+        let score = state.score(&self.deal(world).rules);
+        match self.goal {
+            Goal::Win => u64::from(score >= self.target),
+            Goal::Score => u64::from(score),
+        }
+    }
+
+    /// The most a world can be worth from `state` with every card known (a proven bound).
+    fn cheat(&mut self, world: u32, state: &State) -> u64 {
+        if state.is_over() {
+            return self.outcome(world, state);
+        }
+        let d = self.worlds.deal_of[world as usize];
+        if let Some(&v) = self.cheat.get(&(d, *state)) {
+            return v;
+        }
+        let deal = self.deal(world);
+        let config = self.config;
+        let search =
+            self.searches[d as usize].get_or_insert_with(|| SharedSearch::new(deal, config));
+        let ceiling = match self.goal {
+            Goal::Win => Some(self.target),
+            Goal::Score => None,
+        };
+        let bound = search.value(state, ceiling).upper_bound;
+        let v = match self.goal {
+            Goal::Win => u64::from(bound >= self.target),
+            Goal::Score => u64::from(bound),
+        };
+        self.cheat.insert((d, *state), v);
+        v
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if !self.stopped {
+            if let Some(deadline) = self.deadline {
+                self.stopped = Instant::now() >= deadline;
+            }
+        }
+        self.stopped
+    }
+
+    /// The classes of the player to move at a node, each with its moves (only those `first`
+    /// admits, where it admits any).
+    fn classes(&mut self, entries: &[Entry], first: Option<FirstMove>) -> Vec<Class> {
+        let p = entries[0].1.turn as usize;
+        let players = self.deal(entries[0].0).rules.players as usize;
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for (i, (_, state)) in entries.iter().enumerate() {
+            let seen: Vec<u8> = (0..players)
+                .filter(|&q| q != p)
+                .flat_map(|q| {
+                    let hand = state.hand(q);
+                    std::iter::once(hand.len() as u8).chain(hand.iter().map(|c| c.kind() as u8))
+                })
+                .collect();
+            let next = members.len();
+            let c = *index.entry(seen).or_insert(next);
+            if c == next {
+                members.push(Vec::new());
+            }
+            members[c].push(i);
+        }
+        let mut classes = Vec::with_capacity(members.len());
+        for member in members {
+            let (w0, s0) = entries[member[0]];
+            let mut actions = team_actions(self.deal(w0), &s0);
+            if let Some(first) = first {
+                if actions.iter().any(|&a| first.admits(a)) {
+                    actions.retain(|&a| first.admits(a));
+                }
+            }
+            let mut options = Vec::with_capacity(actions.len());
+            for action in actions {
+                let mut bound = 0;
+                let mut after = Vec::with_capacity(member.len());
+                for &i in &member {
+                    let (w, s) = entries[i];
+                    let deal = self.deal(w);
+                    let seen = observe(deal, &s, action);
+                    let next = s.apply_unchecked(deal, action.engine(&deal.rules));
+                    bound += self.cheat(w, &next);
+                    after.push((seen, (w, next)));
+                }
+                options.push((action, bound, after));
+            }
+            options.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            classes.push(Class { options });
+        }
+        // Big classes first: their choice moves the bounds most.
+        classes.sort_by_key(|c| std::cmp::Reverse(c.options[0].2.len()));
+        classes
+    }
+
+    /// The parts a prescription makes: worlds grouped by what was seen, each sorted by world.
+    fn parts(classes: &[Class], choice: &[usize]) -> Vec<(u64, Vec<Entry>)> {
+        let mut parts: HashMap<u64, Vec<Entry>> = HashMap::new();
+        for (class, &k) in classes.iter().zip(choice) {
+            for &(seen, entry) in &class.options[k].2 {
+                parts.entry(seen).or_default().push(entry);
+            }
+        }
+        let mut parts: Vec<(u64, Vec<Entry>)> = parts.into_iter().collect();
+        for (_, part) in &mut parts {
+            part.sort_by_key(|e| e.0);
+        }
+        parts.sort_by_key(|p| p.0);
+        parts
+    }
+
+    /// The total of a part after `seen` was added to `history`.
+    fn part_total(
+        &mut self,
+        history: &mut Vec<u64>,
+        seen: u64,
+        part: &[Entry],
+        played: bool,
+    ) -> u64 {
+        if part[0].1.is_over() {
+            return part.iter().map(|(w, s)| self.outcome(*w, s)).sum();
+        }
+        history.push(seen);
+        let v = if played {
+            self.played_total(history, part)
+        } else {
+            self.total(history, part, None).lo
+        };
+        history.pop();
+        v
+    }
+
+    /// The per-view prescription at every node, played out.
+    fn played_total(&mut self, history: &mut Vec<u64>, entries: &[Entry]) -> u64 {
+        let key = (
+            history.clone(),
+            entries.iter().map(|e| e.0).collect::<Vec<u32>>(),
+        );
+        if let Some(&v) = self.played.get(&key) {
+            return v;
+        }
+        let classes = self.classes(entries, None);
+        let choice = vec![0; classes.len()];
+        let mut total = 0;
+        for (seen, part) in Self::parts(&classes, &choice) {
+            total += self.part_total(history, seen, &part, true);
+        }
+        self.played.insert(key, total);
+        total
+    }
+
+    /// The team's best total at a node, its first move restricted by `first`: exact, or proven
+    /// bounds when the time ran out.
+    fn total(
+        &mut self,
+        history: &mut Vec<u64>,
+        entries: &[Entry],
+        first: Option<FirstMove>,
+    ) -> Bounds {
+        self.nodes += 1;
+        let key = (
+            history.clone(),
+            entries.iter().map(|e| e.0).collect::<Vec<u32>>(),
+        );
+        if first.is_none() {
+            if let Some(&v) = self.table.get(&key) {
+                return Bounds { lo: v, hi: v };
+            }
+        }
+        let classes = self.classes(entries, first);
+        let hi: u64 = classes.iter().map(|c| c.options[0].1).sum();
+        // The per-view prescription played out: a strategy to beat.
+        let mut best = {
+            let choice = vec![0; classes.len()];
+            let mut total = 0;
+            for (seen, part) in Self::parts(&classes, &choice) {
+                total += self.part_total(history, seen, &part, true);
+            }
+            total
+        };
+        if best < hi && !self.out_of_time() {
+            // suffix[i]: the bound of classes i.. each at its best.
+            let mut suffix = vec![0u64; classes.len() + 1];
+            for i in (0..classes.len()).rev() {
+                suffix[i] = suffix[i + 1] + classes[i].options[0].1;
+            }
+            let mut parts = Parts::default();
+            self.branch(history, &classes, &suffix, &mut parts, 0, &mut best, hi);
+        }
+        let exact = !self.stopped;
+        if exact && first.is_none() {
+            self.table.insert(key, best);
+        }
+        Bounds {
+            lo: best,
+            hi: if exact { best } else { hi },
+        }
+    }
+
+    /// Adds class move `option` to `parts`; returns the parts it changed, with their values
+    /// before.
+    fn add(
+        &mut self,
+        history: &mut Vec<u64>,
+        parts: &mut Parts,
+        option: &ClassMove,
+    ) -> Vec<(u64, u64)> {
+        let mut changed: Vec<(u64, u64)> = Vec::new();
+        for &(seen, entry) in &option.2 {
+            let part = parts.worlds.entry(seen).or_default();
+            if !changed.iter().any(|c| c.0 == seen) {
+                changed.push((seen, parts.values.get(&seen).copied().unwrap_or(0)));
+            }
+            part.push(entry);
+        }
+        for &(seen, before) in &changed {
+            let mut part = parts.worlds[&seen].clone();
+            part.sort_by_key(|e| e.0);
+            let after = self.part_total(history, seen, &part, false);
+            parts.values.insert(seen, after);
+            parts.sum = parts.sum + after - before;
+        }
+        changed
+    }
+
+    /// Takes class move `option` out of `parts` again, `changed` being what [`Search::add`]
+    /// returned.
+    fn remove(parts: &mut Parts, option: &ClassMove, changed: &[(u64, u64)]) {
+        for &(seen, _) in option.2.iter().rev() {
+            let part = parts.worlds.get_mut(&seen).expect("added");
+            part.pop();
+            if part.is_empty() {
+                parts.worlds.remove(&seen);
+            }
+        }
+        for &(seen, before) in changed {
+            let now = parts.values.get(&seen).copied().unwrap_or(0);
+            parts.sum = parts.sum + before - now;
+            if parts.worlds.contains_key(&seen) {
+                parts.values.insert(seen, before);
+            } else {
+                parts.values.remove(&seen);
+            }
+        }
+    }
+
+    /// Tries the moves of classes `i..` given the parts the classes before made, keeping the
+    /// best total found in `best`. A part's value can only fall short of its own value plus
+    /// the bounds of the worlds added to it later (telling a part's worlds apart from the
+    /// added ones would help no one less), so the parts' values plus the later classes'
+    /// bounds bound every prescription below this one.
+    #[allow(clippy::too_many_arguments)]
+    fn branch(
+        &mut self,
+        history: &mut Vec<u64>,
+        classes: &[Class],
+        suffix: &[u64],
+        parts: &mut Parts,
+        i: usize,
+        best: &mut u64,
+        hi: u64,
+    ) {
+        if i == classes.len() {
+            *best = (*best).max(parts.sum);
+            return;
+        }
+        // Each move's bound with this class added, best first.
+        let mut order: Vec<(u64, usize)> = Vec::with_capacity(classes[i].options.len());
+        for (k, option) in classes[i].options.iter().enumerate() {
+            if parts.sum + option.1 + suffix[i + 1] <= *best {
+                continue;
+            }
+            let changed = self.add(history, parts, option);
+            order.push((parts.sum + suffix[i + 1], k));
+            Self::remove(parts, option, &changed);
+            if self.out_of_time() {
+                return;
+            }
+        }
+        order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (bound, k) in order {
+            if bound <= *best {
+                break;
+            }
+            let option = &classes[i].options[k];
+            let changed = self.add(history, parts, option);
+            self.branch(history, classes, suffix, parts, i + 1, best, hi);
+            Self::remove(parts, option, &changed);
+            if *best >= hi || self.out_of_time() {
+                return;
+            }
+        }
+    }
+}
+
+/// The parts a partial prescription made: worlds by what everyone saw, each part's exact
+/// value, and their sum.
+#[derive(Default)]
+struct Parts {
+    worlds: HashMap<u64, Vec<Entry>>,
+    values: HashMap<u64, u64>,
+    sum: u64,
+}
+
+/// The team values of `position` for both goals, and per first move of the player to move.
+pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError> {
+    let start = Instant::now();
+    let variant = &position.rules.variant;
+    if variant.plays_hidden() {
+        return Err(TeamError::PlaysHidden(variant.name.clone()));
+    }
+    let worlds = Worlds::of(position, config.max_worlds)?;
+    let root: Vec<Entry> = (0..worlds.len() as u32)
+        .map(|w| (w, worlds.states[w as usize]))
+        .collect();
+    let first_state = &worlds.states[0];
+    let target = first_state.max_reachable_score(&position.rules);
+    let mut nodes = 0;
+    let mut values = Vec::new();
+    for goal in [Goal::Win, Goal::Score] {
+        let mut search = Search::new(&worlds, goal, target, config, start);
+        let cheat_total: u64 = root.iter().map(|(w, s)| search.cheat(*w, s)).sum();
+        let classes = search.classes(&root, None);
+        let per_view: u64 = classes.iter().map(|c| c.options[0].1).sum();
+        let mut moves: Vec<FirstMove> = classes
+            .iter()
+            .flat_map(|c| c.options.iter().map(|o| FirstMove::of(o.0)))
+            .collect();
+        moves.sort();
+        moves.dedup();
+        drop(classes);
+        let per_view_played = search.played_total(&mut Vec::new(), &root);
+        let team = search.total(&mut Vec::new(), &root, None);
+        let moves = moves
+            .into_iter()
+            .map(|m| (m, search.total(&mut Vec::new(), &root, Some(m))))
+            .collect();
+        nodes += search.nodes;
+        values.push(GoalValues {
+            goal,
+            team,
+            cheat: Bounds {
+                lo: cheat_total,
+                hi: cheat_total,
+            },
+            per_view: Bounds {
+                lo: per_view,
+                hi: per_view,
+            },
+            per_view_played,
+            moves,
+        });
+    }
+    let score = values.pop().expect("two goals");
+    let win = values.pop().expect("two goals");
+    Ok(Team {
+        worlds: worlds.len() as u64,
+        target,
+        win,
+        score,
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
