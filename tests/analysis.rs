@@ -519,6 +519,28 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
     }
     let lost = &r.turns[1];
     assert!(lost.max_after < 25 && !lost.best_moves.is_empty(), "{r}");
+    // The moves that kept it, in groups equal in every figure (each proven to keep 25 here:
+    // one group), as `solve --exact` puts equal moves on one line: every move once, in its
+    // order, a group's moves one after another.
+    let grouped: Vec<&String> = lost
+        .best_move_groups
+        .iter()
+        .flat_map(|g| &g.moves)
+        .collect();
+    assert_eq!(grouped, lost.best_moves.iter().collect::<Vec<_>>(), "{r}");
+    assert_eq!(lost.best_move_groups.len(), 1, "{r}");
+    let kept = &lost.best_move_groups[0];
+    assert_eq!((kept.max, kept.upper), (25, 25), "{r}");
+    if lost.best_moves.len() > 1 {
+        assert!(
+            r.to_string().contains(&format!(
+                "moves that kept 25: {}\n",
+                lost.best_moves.join(", ")
+            )),
+            "{r}"
+        );
+    }
+    assert!(r.turns[0].best_move_groups.is_empty());
     // What was lost, named: the 5 Bob threw away (deck order `five`), the only copy.
     let name = v.card_name(deck[five]);
     assert_eq!(

@@ -231,6 +231,50 @@ fn review_a_real_game() {
     );
 }
 
+/// `review` of the generated 2-player game whose turn 2 throws away the last p5: the moves that
+/// would have kept 25 come in `best_moves` and, grouped as `solve --exact` groups moves equal in
+/// every figure, in `best_move_groups` (the most each keeps and its moves, every move once and
+/// in order); the text puts each group on one line.
+#[test]
+fn review_groups_the_moves_that_kept_the_maximum() {
+    let game = format!(
+        "{}/games/2p-p2v0s2-bad-discard.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let r = solver_json(&["review", &game, "--json", "--threads", "2"]);
+    assert_eq!(r["lost_at"], serde_json::json!([2]));
+    for t in r["turns"].as_array().unwrap() {
+        let groups = t["best_move_groups"].as_array().expect("a list of groups");
+        let flat: Vec<&serde_json::Value> = groups
+            .iter()
+            .flat_map(|g| g["moves"].as_array().unwrap())
+            .collect();
+        let moves: Vec<&serde_json::Value> = t["best_moves"].as_array().unwrap().iter().collect();
+        assert_eq!(flat, moves, "turn {}", t["turn"]);
+        for g in groups {
+            assert!(g["max"].as_u64() <= g["upper"].as_u64(), "{g}");
+            assert!(g["max"].as_u64() >= t["max_before"].as_u64(), "{g}");
+        }
+    }
+    let lost = &r["turns"][1];
+    let groups = lost["best_move_groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{lost}");
+    assert_eq!(
+        (&groups[0]["max"], &groups[0]["upper"]),
+        (&25.into(), &25.into())
+    );
+    let moves: Vec<&str> = lost["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(moves.len() > 1, "{lost}");
+    let text = stdout_of(&["review", &game, "--threads", "2"]);
+    let line = format!("    moves that kept 25: {}\n", moves.join(", "));
+    assert!(text.contains(&line), "{text}");
+}
+
 /// Per-turn maxima of both real games, as a player reads them: they never rise along the game,
 /// the last is the score the game ends with, and each agrees with `solve GAME --turn N`.
 #[test]

@@ -106,7 +106,13 @@ fn draw_chances(
         .x_label_area_size(32)
         .y_label_area_size(40)
         .build_cartesian_2d(1usize..last_turn.max(2), 0f64..100f64)?;
-    chart.configure_mesh().x_desc("turn").y_desc("%").draw()?;
+    // Whole percents, so that the labels leave room for the axis name.
+    chart
+        .configure_mesh()
+        .x_desc("turn")
+        .y_desc("%")
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .draw()?;
     let points = |best: bool| -> Vec<(usize, f64)> {
         review
             .turns

@@ -50,8 +50,9 @@ impl GameSetting {
 const SLOTS: &str = "Slots are numbered as on hanab.live: 1 is the newest card. Moves equal in \
                      every figure share a line.";
 
-/// `moves` in groups equal in `key`, each group where its first move was, moves in their order.
-fn group<M, K: PartialEq>(moves: &[M], key: impl Fn(&M) -> K) -> Vec<Vec<&M>> {
+/// `moves` in groups equal in `key`, each group where its first move was, moves in their order:
+/// the moves that share a line of a report (here and in a review's moves that kept a maximum).
+pub(super) fn group<M, K: PartialEq>(moves: &[M], key: impl Fn(&M) -> K) -> Vec<Vec<&M>> {
     let mut groups: Vec<(K, Vec<&M>)> = Vec::new();
     for m in moves {
         let k = key(m);
@@ -63,13 +64,9 @@ fn group<M, K: PartialEq>(moves: &[M], key: impl Fn(&M) -> K) -> Vec<Vec<&M>> {
     groups.into_iter().map(|(_, members)| members).collect()
 }
 
-/// The names of a group of moves, one after another.
-fn names<M>(moves: &[&M], name: impl Fn(&M) -> &String) -> String {
-    moves
-        .iter()
-        .map(|m| name(m).as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The names of a group of moves, one after another, as they share a line.
+pub(super) fn names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 /// Exact values of every action of the player to move, over every order of the hidden pile.
@@ -198,7 +195,7 @@ impl fmt::Display for ExactReport {
                 m.win_probability_fraction,
                 m.expected_score,
                 m.expected_score_fraction,
-                names(&moves, |m| &m.action)
+                names(moves.iter().map(|m| m.action.as_str()))
             )?;
         }
         write!(
@@ -366,7 +363,7 @@ impl fmt::Display for SampleReport {
                 score.0,
                 score.1,
                 m.unproven,
-                names(&moves, |m| &m.action)
+                names(moves.iter().map(|m| m.action.as_str()))
             )?;
         }
         let n = self.unproven;

@@ -23,7 +23,7 @@ pub use error::AnalysisError;
 pub use hidden_cards::{ExactReport, SampleReport};
 pub use problem::{read_game, GameTurn, Problem, Source};
 pub use report::{PositionReport, SolveReport};
-pub use review::{review, GameReview, Progress, ReviewOptions, TurnReview};
+pub use review::{review, GameReview, MoveGroup, Progress, ReviewOptions, TurnReview};
 pub use team_play::TeamReport;
 pub use view::{View, ViewedPosition};
 pub use win_chance::{ChanceConfig, WinChance};

@@ -20,6 +20,7 @@ use crate::line::describe;
 use crate::search::{solve, SharedSearch, Solution, SolveConfig};
 use crate::state::Action;
 
+use super::hidden_cards::{group, names};
 use super::loss::turn_loss;
 use super::win_chance::{win_chance, ChanceConfig, WinChance};
 use super::{AnalysisError, Problem};
@@ -105,6 +106,9 @@ pub struct TurnReview {
     pub proven: bool,
     /// For an action proven to lower the maximum: the moves that keep it, in words.
     pub best_moves: Vec<String>,
+    /// The same moves in groups equal in every figure (the most each still reaches), each
+    /// group where its first move is in `best_moves`: the lines of the text.
+    pub best_move_groups: Vec<MoveGroup>,
     /// For an action proven to lower the maximum: what it lost, in words ([`turn_loss`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lost: Option<String>,
@@ -134,6 +138,24 @@ impl TurnReview {
             upper: self.max_before_upper,
         };
         after.below(before)
+    }
+}
+
+/// Moves of a turn equal in every figure, as they share a line of a review: the most still
+/// reachable after each of them (`max` when proven) and their words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveGroup {
+    pub max: u8,
+    pub upper: u8,
+    pub moves: Vec<String>,
+}
+
+impl MoveGroup {
+    fn value(&self) -> Reachable {
+        Reachable {
+            max: self.max,
+            upper: self.upper,
+        }
     }
 }
 
@@ -207,6 +229,7 @@ pub fn review(
             max_after_upper: after.upper,
             proven: before.proven() && after.proven(),
             best_moves: Vec::new(),
+            best_move_groups: Vec::new(),
             lost: None,
             link: link_at(game, Some(record.turn)),
             best_link: None,
@@ -216,11 +239,19 @@ pub fn review(
             let (s0, s1) = (&replay.states[step], &replay.states[step + 1]);
             review.lost = Some(turn_loss(deal, s0, s1, before.max));
             let keep = better_moves(&replay, step, action, before, &search);
-            if let Some(&(first, _)) = keep.first() {
+            if let Some(&(first, _, _)) = keep.first() {
                 review.best_link = best_line_link(game, name, record.turn, first, config)
                     .and_then(|g| link_at(&g, Some(record.turn)));
             }
-            review.best_moves = keep.into_iter().map(|(_, text)| text).collect();
+            review.best_move_groups = group(&keep, |&(_, _, value)| value)
+                .into_iter()
+                .map(|members| MoveGroup {
+                    max: members[0].2.max,
+                    upper: members[0].2.upper,
+                    moves: members.iter().map(|m| m.1.clone()).collect(),
+                })
+                .collect();
+            review.best_moves = keep.into_iter().map(|(_, text, _)| text).collect();
             losing_done += 1;
             progress(Progress {
                 stage: "turns that lost points",
@@ -300,14 +331,14 @@ fn game_values(
 
 /// The legal moves of the position before action `step` (other than `taken`) that keep a
 /// maximum of at least `before.max`, proven, each with its words (two copies of a card told
-/// apart by their slots).
+/// apart by their slots) and the most it still reaches.
 fn better_moves(
     replay: &hanablive::Replay,
     step: usize,
     taken: Action,
     before: Reachable,
     search: &SharedSearch,
-) -> Vec<(Action, String)> {
+) -> Vec<(Action, String, Reachable)> {
     let keep = before.max;
     let deal = &replay.deal;
     let state = replay.states[step];
@@ -318,7 +349,7 @@ fn better_moves(
         .filter(|&a| a != taken)
         .filter_map(|a| state.apply(deal, a).ok().map(|child| (a, child)))
         .collect();
-    let mut out: Vec<(Action, String, u8)> = Vec::new();
+    let mut out: Vec<(Action, String, Reachable, u8)> = Vec::new();
     for &(a, child) in &moves {
         let value = if child.is_over() {
             Reachable::exact(child.score(&deal.rules))
@@ -340,12 +371,14 @@ fn better_moves(
             ("discard", _) => 2,
             _ => 3,
         };
-        if out.iter().all(|(_, t, _)| *t != step.text) {
-            out.push((a, step.text.clone(), order));
+        if out.iter().all(|(_, t, _, _)| *t != step.text) {
+            out.push((a, step.text.clone(), value, order));
         }
     }
-    out.sort_by_key(|&(_, _, order)| order);
-    out.into_iter().map(|(a, text, _)| (a, text)).collect()
+    out.sort_by_key(|&(_, _, _, order)| order);
+    out.into_iter()
+        .map(|(a, text, value, _)| (a, text, value))
+        .collect()
 }
 
 /// The game up to `turn`, then `first` and an optimal line after it, as an export.
@@ -413,8 +446,16 @@ impl fmt::Display for GameReview {
                     "  turn {}: {} ({} to {}){lost}{keep}",
                     t.turn, t.action, t.max_before, t.max_after
                 )?;
+                // Moves equal in every figure share a line, as in `solve`'s lists of moves.
                 if t.best_moves.len() > 1 {
-                    writeln!(f, "    moves that kept it: {}", t.best_moves.join("; "))?;
+                    for g in &t.best_move_groups {
+                        writeln!(
+                            f,
+                            "    moves that kept {}: {}",
+                            g.value(),
+                            names(g.moves.iter().map(String::as_str))
+                        )?;
+                    }
                 }
                 if let Some(link) = &t.best_link {
                     writeln!(f, "    the game with the best line: {link}")?;

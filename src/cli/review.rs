@@ -42,8 +42,10 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Print JSON instead of text: per turn `turn`, `player`, `action`, `max_before`,
-    /// `max_after` (and their `_upper` bounds), `proven`, `best_moves`, `link` and, for a turn
-    /// that lowered the maximum, `lost` (what it lost) and `best_link`; with --hidden `chance`
+    /// `max_after` (and their `_upper` bounds), `proven`, `best_moves`, `best_move_groups`
+    /// (the same moves in groups equal in every figure, each with the `max` and `upper` they
+    /// keep and its `moves`), `link` and, for a turn that lowered the maximum, `lost` (what it
+    /// lost) and `best_link`; with --hidden `chance`
     /// (`mode` "exact" or "sampled", `taken` and `best` each with `action`, `win` and a
     /// `fraction` or an `interval`); at the top `link` and `lost_at`.
     #[arg(long)]
