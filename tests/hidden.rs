@@ -413,6 +413,50 @@ fn clue_hints_narrow_the_filling_uniformly() {
     assert!(Filler::new(&impossible).is_err());
 }
 
+/// Every hand of a deal's start hidden, each card known not to be the kind of the deck's first
+/// card: so many narrowed cards that the fillings outgrow 64 bits (18 cards of 6 players), or
+/// even 128 (48 cards of 6 players with hands of 8).
+#[test]
+fn fillings_of_many_narrowed_cards_are_counted_past_64_bits() {
+    use hanabi_solver::game::rules::{Options, Rules};
+    use hanabi_solver::game::variant::Variant;
+    use hanabi_solver::hidden::{Filler, SplitMix64};
+    use hanabi_solver::position::PositionFile;
+    use hanabi_solver::state::Deal;
+    let team = |variant: Variant, hand_size: Option<u8>| {
+        let options = Options {
+            hand_size,
+            ..Options::default()
+        };
+        let rules = Rules::new(variant.clone(), 6, &options).unwrap();
+        let (deal, state) = Deal::from_deck(rules, &variant.deck()).unwrap();
+        let names: Vec<String> = (1..=6).map(|p| format!("P{p}")).collect();
+        let mut pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
+        let not_first = variant.kinds() & !variant.deck()[0].kind_bit();
+        for seat in 0..6 {
+            let masks = vec![not_first; pos.hands[seat].len()];
+            pos.hide_hand(seat, &masks);
+        }
+        pos.hide_pile();
+        pos
+    };
+    let pos = team(Variant::no_variant(), None);
+    assert_eq!(pos.hands.iter().flatten().count(), 18);
+    let filler = Filler::new(&pos).unwrap();
+    let first = Variant::no_variant().deck()[0];
+    for i in 0..200 {
+        let cards = filler.fill(&mut SplitMix64::for_sample(1, i));
+        let (_, state) = pos.fill(&cards).unwrap();
+        for seat in 0..6 {
+            assert!(state.hand(seat).iter().all(|&c| c != first));
+        }
+    }
+    let error = Filler::new(&team(Variant::parse("six-suits").unwrap(), Some(8)))
+        .err()
+        .unwrap();
+    assert!(error.to_string().contains("more than 2^128"), "{error}");
+}
+
 #[test]
 fn a_seat_view_of_a_game() {
     let game = "tests/data/hanablive/game-194321.json";
