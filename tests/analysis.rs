@@ -185,7 +185,8 @@ fn views_read_as_written() {
     assert_eq!("open".parse::<View>().unwrap(), View::Open);
     assert_eq!("cheat".parse::<View>().unwrap(), View::Cheat);
     assert_eq!("seat=2".parse::<View>().unwrap(), View::Seat("2".into()));
-    for bad in ["seat=", "Alice", ""] {
+    assert_eq!("team".parse::<View>().unwrap(), View::Team);
+    for bad in ["seat=", "Alice", "", "Team", "team=1"] {
         assert!(matches!(
             bad.parse::<View>(),
             Err(AnalysisError::UnknownView(_))
@@ -227,6 +228,72 @@ fn a_seat_view_hides_the_pile_and_that_seat_s_hand() {
         ViewedPosition::new(&seed_source("p2v0s1"), &View::Seat("1".into())),
         Err(AnalysisError::SeatNeedsGame)
     ));
+}
+
+#[test]
+fn the_team_view_hides_every_hand_narrowed_by_its_holder_s_clues() {
+    let open = ViewedPosition::new(&game_source(40), &View::Open).unwrap();
+    let team = ViewedPosition::new(&game_source(40), &View::Team).unwrap();
+    let pos = &team.position;
+    assert!(pos.pile.iter().all(Option::is_none));
+    assert!(pos.hands.iter().flatten().all(Option::is_none));
+    assert_eq!(pos.hidden(), open.position.hidden() + 24);
+    assert!(pos.has_hints());
+    // Each seat's cards carry what that seat was told, which always allows the card dealt.
+    let game = hanablive::read(&std::fs::read_to_string(game_path()).unwrap()).unwrap();
+    for (seat, hand) in open.position.hands.iter().enumerate() {
+        let masks = hanablive::clue_knowledge(&game, 39, seat).unwrap();
+        assert_eq!(pos.hints[seat], masks, "seat {seat}");
+        for (card, mask) in hand.iter().zip(&masks) {
+            assert_ne!(mask & card.unwrap().kind_bit(), 0, "seat {seat}");
+        }
+    }
+    // Written as a position file (`r?`, `?1`, `?{...}`), it reads back to the same position.
+    let text = position::to_text(&position::PositionFile::from_position(pos));
+    let back = position::read(&text).unwrap_or_else(|f| panic!("{f}\n{text}"));
+    assert_eq!(back.hands, pos.hands);
+    assert_eq!(back.pile, pos.pile);
+    for (seat, hints) in pos.hints.iter().enumerate() {
+        let kinds = pos.rules.variant.kinds();
+        let normal: Vec<u64> = hints
+            .iter()
+            .map(|&h| {
+                if h & kinds == kinds {
+                    u64::MAX
+                } else {
+                    h & kinds
+                }
+            })
+            .collect();
+        assert_eq!(back.hints[seat], normal, "seat {seat}");
+    }
+    assert_eq!(
+        (
+            back.stacks,
+            back.discards,
+            back.clues,
+            back.strikes,
+            back.turn,
+            back.final_turns
+        ),
+        (
+            pos.stacks.clone(),
+            pos.discards.clone(),
+            pos.clues,
+            pos.strikes,
+            pos.turn,
+            pos.final_turns
+        )
+    );
+    // A deal not yet played: every hand hidden, nobody told anything.
+    let start = ViewedPosition::new(&seed_source("p2v0s1"), &View::Team).unwrap();
+    assert_eq!(start.position.hidden(), 50);
+    assert!(!start.position.has_hints());
+    // A position file is the team's view as written.
+    let path = manifest("positions/team/01-blind-play-vs-clue.hanabi");
+    let file = ViewedPosition::new(&Source::PositionFile(path.clone()), &View::Team).unwrap();
+    let written = ViewedPosition::new(&Source::PositionFile(path), &View::Open).unwrap();
+    assert_eq!(file, written);
 }
 
 #[test]

@@ -774,6 +774,7 @@ fn position_files() -> &'static [String] {
     F.get_or_init(|| {
         let mut f = files("positions", ".hanabi");
         f.extend(files("positions/hidden", ".hanabi"));
+        f.extend(files("positions/team", ".hanabi"));
         f.extend(files("tests/data", ".hanabi"));
         assert!(f.len() > 20);
         f
@@ -788,6 +789,7 @@ fn generated_position() -> impl Strategy<Value = String> {
         let names = hanablive::default_names(deal.rules.players);
         let mut file = PositionFile::from_state(&deal, &state, &names);
         let mut rng = SplitMix64(bits);
+        let v = deal.rules.variant.clone();
         for c in file.hands.iter_mut().flatten().chain(file.deck.iter_mut()) {
             let hide = match mode {
                 0 => false,
@@ -796,6 +798,30 @@ fn generated_position() -> impl Strategy<Value = String> {
             };
             if hide {
                 *c = None;
+            }
+        }
+        // Some hidden hand cards say what their holder knows: the suit or rank of the card
+        // dealt there, or a list holding it.
+        if mode == 2 {
+            for (seat, hand) in file.hands.iter().enumerate() {
+                for (slot, c) in hand.iter().enumerate() {
+                    if c.is_some() {
+                        continue;
+                    }
+                    let real = state.hand(seat)[slot];
+                    let kinds = v.kinds();
+                    let hint = match rng.below(4) {
+                        0 => kinds,
+                        1 => (0..64)
+                            .filter(|&k| Card::from_kind(k).suit() == real.suit())
+                            .fold(0, |m, k| m | 1u64 << k),
+                        2 => (0..64)
+                            .filter(|&k| Card::from_kind(k).rank() == real.rank())
+                            .fold(0, |m, k| m | 1u64 << k),
+                        _ => real.kind_bit() | (rng.next_u64() & kinds),
+                    };
+                    file.hints[seat][slot] = position::text::normal_hint(&v, hint);
+                }
             }
         }
         if mode == 1 {
@@ -814,7 +840,8 @@ fn position_token() -> impl Strategy<Value = String> {
             &[
                 "?", "??", "true", "false", "yes", "no", "TRUE", "Alice", "Bob", "Cathy", "Donald",
                 "Emily", "Frank", "alice", "hand", ":", "#", "r0", "r6", "k5", "m1", "w5", "t1",
-                "seat0", "Alice:", "hand Alice:", "no-variant", "black", "rainbow",
+                "seat0", "Alice:", "hand Alice:", "no-variant", "black", "rainbow", "r?", "m?",
+                "?1", "?5", "?9", "x?", "?{r1,y2}", "?{r1 k5}", "?{}", "?{r1", "?{?}", "copies:",
             ][..]
         )
         .prop_map(str::to_string),
@@ -828,7 +855,8 @@ fn plausible_token() -> impl Strategy<Value = String> {
     prop_oneof![
         (0u8..=9).prop_map(|n| n.to_string()),
         ("[rygbptkm]", 0u8..=6).prop_map(|(l, r)| format!("{l}{r}")),
-        select(&["?", "true", "false", "Alice", "Bob", "Cathy"][..]).prop_map(str::to_string),
+        select(&["?", "true", "false", "Alice", "Bob", "Cathy", "r?", "?2", "?{r1,y1}"][..])
+            .prop_map(str::to_string),
     ]
 }
 
@@ -836,6 +864,7 @@ const POSITION_KEYS: &[&str] = &[
     "variant",
     "suits",
     "ranks",
+    "copies",
     "players",
     "hand-size",
     "clues",

@@ -413,6 +413,183 @@ fn clue_hints_narrow_the_filling_uniformly() {
     assert!(Filler::new(&impossible).is_err());
 }
 
+/// positions/team/01 (a research deck, final round, unseen r1 r2 r3 y2) with Alice's hand
+/// written as `hand`.
+fn team_01_with(hand: &str) -> String {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/team/01-blind-play-vs-clue.hanabi");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("hand Alice: ? ?\n"));
+    text.replace("hand Alice: ? ?\n", &format!("hand Alice: {hand}\n"))
+}
+
+#[test]
+fn hints_written_in_a_position_file_narrow_the_samples() {
+    use hanabi_solver::hidden::{Filler, SplitMix64};
+    // Alice knows her older card is red: r1, r2 or r3, each as likely (one copy of each is
+    // unseen), and Bob's cards and her newer one take the rest.
+    let pos = position::read(&team_01_with("r? ?")).unwrap();
+    let v = pos.rules.variant.clone();
+    let card = |s: &str| v.parse_card(s).unwrap();
+    assert_eq!(
+        pos.unseen(),
+        [card("r1"), card("r2"), card("r3"), card("y2")]
+    );
+    let filler = Filler::new(&pos).unwrap();
+    let n = 30_000;
+    let mut seen = std::collections::HashMap::new();
+    for i in 0..n {
+        let cards = filler.fill(&mut SplitMix64::for_sample(9, i));
+        assert!(pos.fill(&cards).is_ok());
+        *seen.entry(cards[0]).or_insert(0.0) += 1.0 / n as f64;
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    let se = (1.0f64 / 3.0 * 2.0 / 3.0 / n as f64).sqrt();
+    for c in ["r1", "r2", "r3"] {
+        assert!(
+            (seen[&card(c)] - 1.0 / 3.0).abs() < 5.0 * se,
+            "{c}: {seen:?}"
+        );
+    }
+
+    // Knowing her older card is r3 (`?{r3}`), playing it (hanab.live's slot 2) wins in every
+    // sample, from the file as from the library; without the hint, in a quarter of them.
+    let win = |hand: &str| {
+        let dir = std::env::temp_dir().join(format!("hanabi-hints-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{}.hanabi", hand.len()));
+        std::fs::write(&file, team_01_with(hand)).unwrap();
+        let out = run(&[
+            "solve",
+            file.to_str().unwrap(),
+            "--samples",
+            "200",
+            "--json",
+        ]);
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let play = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["action"] == "play slot 2")
+            .unwrap()
+            .clone();
+        play["win_probability"].as_f64().unwrap()
+    };
+    assert_eq!(win("?{r3} ?"), 1.0);
+    let blind = win("? ?");
+    assert!((0.1..0.4).contains(&blind), "{blind}");
+    let pos = position::read(&team_01_with("?{r3} ?")).unwrap();
+    let est = sample(&pos, 50, 1, &SolveConfig::default()).unwrap();
+    let play = est.moves.iter().find(|m| m.name == "play slot 2").unwrap();
+    assert_eq!(play.win_probability, 1.0);
+}
+
+/// Every hand of a deal's start hidden, each card known not to be the kind of the deck's first
+/// card: so many narrowed cards that the fillings outgrow 64 bits (18 cards of 6 players), or
+/// even 128 (48 cards of 6 players with hands of 8).
+#[test]
+fn fillings_of_many_narrowed_cards_are_counted_past_64_bits() {
+    use hanabi_solver::game::rules::{Options, Rules};
+    use hanabi_solver::game::variant::Variant;
+    use hanabi_solver::hidden::{Filler, SplitMix64};
+    use hanabi_solver::position::PositionFile;
+    use hanabi_solver::state::Deal;
+    let team = |variant: Variant, hand_size: Option<u8>| {
+        let options = Options {
+            hand_size,
+            ..Options::default()
+        };
+        let rules = Rules::new(variant.clone(), 6, &options).unwrap();
+        let (deal, state) = Deal::from_deck(rules, &variant.deck()).unwrap();
+        let names: Vec<String> = (1..=6).map(|p| format!("P{p}")).collect();
+        let mut pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
+        let not_first = variant.kinds() & !variant.deck()[0].kind_bit();
+        for seat in 0..6 {
+            let masks = vec![not_first; pos.hands[seat].len()];
+            pos.hide_hand(seat, &masks);
+        }
+        pos.hide_pile();
+        pos
+    };
+    let pos = team(Variant::no_variant(), None);
+    assert_eq!(pos.hands.iter().flatten().count(), 18);
+    let filler = Filler::new(&pos).unwrap();
+    let first = Variant::no_variant().deck()[0];
+    for i in 0..200 {
+        let cards = filler.fill(&mut SplitMix64::for_sample(1, i));
+        let (_, state) = pos.fill(&cards).unwrap();
+        for seat in 0..6 {
+            assert!(state.hand(seat).iter().all(|&c| c != first));
+        }
+    }
+    let error = Filler::new(&team(Variant::parse("six-suits").unwrap(), Some(8)))
+        .err()
+        .unwrap();
+    assert!(error.to_string().contains("more than 2^128"), "{error}");
+}
+
+#[test]
+fn the_team_view_of_a_game() {
+    let game = "tests/data/hanablive/game-194321.json";
+    let out = run(&[
+        "solve",
+        game,
+        "--turn",
+        "40",
+        "--view",
+        "team",
+        "--samples",
+        "20",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The pile (8) and the four hands of 4 are hidden; moves name slots.
+    assert_eq!(v["hidden"], 24);
+    assert_eq!(v["to_move"], "Libster");
+    assert!(v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| !m["action"].as_str().unwrap().contains('(')));
+    let message = fails(&["solve", game, "--turn", "40", "--view", "team"]);
+    assert!(
+        message.contains("--view team") && message.contains("--samples"),
+        "{message}"
+    );
+    // The team view of a game early on, with many cards narrowed: the deals that fit are
+    // counted quickly.
+    let started = Instant::now();
+    let out = run(&[
+        "solve",
+        game,
+        "--turn",
+        "12",
+        "--view",
+        "team",
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
 #[test]
 fn a_seat_view_of_a_game() {
     let game = "tests/data/hanablive/game-194321.json";

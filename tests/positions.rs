@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use common::{random_tiny_game, reference, Rng};
 use hanabi_solver::error::Error;
 use hanabi_solver::game::card::Card;
+use hanabi_solver::game::variant::Variant;
 use hanabi_solver::line::final_state;
-use hanabi_solver::position::{self, parse, to_text, Faults, Position, PositionFile};
+use hanabi_solver::position::{self, parse, to_text, Faults, Position, PositionFile, ALL_KINDS};
 use hanabi_solver::search::{solve, SolveConfig};
 use hanabi_solver::state::{Deal, State, NOT_FINAL};
 
@@ -272,6 +273,243 @@ fn unknown_cards_in_the_deck() {
     assert_eq!(pos.hidden(), 1);
     assert_eq!(pos.unseen(), [Card::new(0, 1)]);
     assert_eq!(pos.final_turns, NOT_FINAL);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each holder knows of its cards; research decks with chosen copies
+
+/// A research deck of 2 suits x 3 ranks with 2, 2 and 1 copies of each rank (r1 r1 r2 r2 r3,
+/// y1 y1 y2 y2 y3), Alice's hand written in every form a hand card takes: known to everyone
+/// (r2), its suit known (r?), its rank known (?1), one of a list (?{r3,y2}). Bob knows nothing.
+const KNOWS: &str = "\
+suits: 2
+ranks: 3
+copies: 2 2 1
+players: Alice Bob
+hand-size: 4
+clues: 1
+strikes: 0
+stacks: r1 y0
+discards: y1
+hand Alice: r2 r? ?1 ?{r3,y2}
+hand Bob: ? ? ? ?
+deck:
+turn: Alice
+final-turns: 2
+";
+
+/// The file without its line numbers.
+fn without_lines(mut file: PositionFile) -> PositionFile {
+    file.lines = position::Lines::default();
+    file
+}
+
+#[test]
+fn hand_cards_say_what_their_holder_knows_and_read_back() {
+    let file = parse(KNOWS).unwrap();
+    let v = &file.variant;
+    assert_eq!(*v, Variant::research_with_copies(2, 3, &[2, 2, 1]).unwrap());
+    assert_eq!(v.deck_size(), 10);
+    assert_eq!(v.name, "2 suits x 3 ranks, copies 2 2 1");
+    let bit = |name: &str| v.parse_card(name).unwrap().kind_bit();
+    let set = |names: &[&str]| names.iter().fold(0, |m, n| m | bit(n));
+    assert_eq!(
+        file.hands[0],
+        [Some(v.parse_card("r2").unwrap()), None, None, None]
+    );
+    assert_eq!(
+        file.hints[0],
+        [
+            ALL_KINDS,
+            set(&["r1", "r2", "r3"]),
+            set(&["r1", "y1"]),
+            set(&["r3", "y2"])
+        ]
+    );
+    assert_eq!(file.hints[1], [ALL_KINDS; 4]);
+    // Written back as it was; a list in any order and with any separators reads the same.
+    assert_eq!(to_text(&file), KNOWS);
+    for list in ["?{y2,r3}", "?{ y2  r3 }", "?{r3, y2}"] {
+        let other = parse(&KNOWS.replace("?{r3,y2}", list)).unwrap();
+        assert_eq!(other.hints, file.hints, "{list}");
+    }
+    // The checked position carries the hints, and writes the same file.
+    let pos = Position::new(&file).unwrap();
+    assert_eq!(pos.hints, file.hints);
+    assert!(pos.has_hints());
+    assert_eq!(pos.hidden(), 7);
+    assert_eq!(to_text(&PositionFile::from_position(&pos)), KNOWS);
+    // Each hint in its shortest form: a whole suit is `r?`, a whole rank `?1`, every card `?`.
+    for (written, reads_as) in [
+        ("?{r1,r2,r3}", "r?"),
+        ("?{y1,r1}", "?1"),
+        ("?{r3,y3}", "?3"),
+        ("?{r1,r2,r3,y1,y2,y3}", "?"),
+        ("?{r1}", "?{r1}"),
+        ("?{y3,r1,y1}", "?{r1,y1,y3}"),
+        ("y?", "y?"),
+        ("R?", "r?"),
+    ] {
+        let text = KNOWS.replace("?{r3,y2}", written);
+        let back = to_text(&parse(&text).unwrap());
+        assert_eq!(back, KNOWS.replace("?{r3,y2}", reads_as), "{written}");
+    }
+    // A hint that allows every card is `?` itself.
+    let all = parse(&KNOWS.replace("?{r3,y2}", "?{r1,r2,r3,y1,y2,y3}")).unwrap();
+    assert_eq!(all.hints[0][3], ALL_KINDS);
+    let plain = KNOWS.replace("r2 r? ?1 ?{r3,y2}", "r2 ? ? ?");
+    assert!(!position::read(&plain).unwrap().has_hints());
+}
+
+#[test]
+fn suit_and_rank_knowledge_in_variants_with_special_suits() {
+    // Rainbow (6 Suits): `m?` is every rainbow card, `?5` every 5, whatever clues touch them.
+    let text = "\
+variant: rainbow
+players: Alice Bob
+clues: 8
+strikes: 0
+stacks: r0 y0 g0 b0 p0 m0
+discards:
+hand Alice: m? ?5 ? ? ?
+hand Bob: ? ? ? ? ?
+deck: ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ? ?
+turn: Alice
+";
+    let file = parse(text).unwrap();
+    let v = &file.variant;
+    let rainbow: Vec<usize> = (0..64)
+        .filter(|&k| file.hints[0][0] & 1 << k != 0)
+        .collect();
+    let m = v.suit_of_prefix("m").unwrap();
+    assert_eq!(
+        rainbow,
+        (1..=5).map(|r| Card::new(m, r).kind()).collect::<Vec<_>>()
+    );
+    let fives = (0..6).fold(0, |set, s| set | Card::new(s, 5).kind_bit());
+    assert_eq!(file.hints[0][1], fives);
+    assert_eq!(
+        to_text(&file).lines().nth(6),
+        Some("hand Alice: m? ?5 ? ? ?")
+    );
+    let pos = Position::new(&file).unwrap();
+    assert_eq!(pos.hints[0][..2], file.hints[0][..2]);
+}
+
+#[test]
+fn research_copies_are_written_only_when_not_the_default() {
+    // The default copies (3 2 1 for three ranks) name the same deck as leaving them out: two
+    // cards more than KNOWS accounts for.
+    let default = position::read(&KNOWS.replace("copies: 2 2 1", "copies: 3 2 1")).unwrap_err();
+    assert!(
+        default.to_string().contains("2 cards are unaccounted for"),
+        "{default}"
+    );
+    let text = BASE.replace("ranks: 3\n", "ranks: 3\ncopies: 3 2 1\n");
+    let file = parse(&text).unwrap();
+    assert_eq!(file.variant, parse(BASE).unwrap().variant);
+    assert!(!to_text(&file).contains("copies"));
+    assert_eq!(
+        Variant::research(2, 3).unwrap(),
+        Variant::research_with_copies(2, 3, &[3, 2, 1]).unwrap()
+    );
+    assert_eq!(Variant::research_default_copies(1), [1]);
+    assert_eq!(Variant::research_default_copies(5), [3, 2, 2, 2, 1]);
+    // Any copies from 1 to 3 per rank round-trip.
+    let three = BASE
+        .replace("ranks: 3\n", "ranks: 3\ncopies: 3 3 3\n")
+        .replace("deck:\n", "deck: r2 r3 r3\n")
+        .replace("final-turns: 2\n", "");
+    let file = parse(&three).unwrap();
+    assert_eq!(file.variant.deck_size(), 9);
+    assert!(to_text(&file).starts_with("suits: 1\nranks: 3\ncopies: 3 3 3\n"));
+    assert_eq!(
+        without_lines(parse(&to_text(&file)).unwrap()),
+        without_lines(file)
+    );
+    let (deal, state) = open(&three);
+    assert_eq!(deal.pile.len(), 3);
+    assert!(!state.is_over());
+    assert!(Variant::research_with_copies(2, 3, &[2, 2]).is_err());
+    assert!(Variant::research_with_copies(2, 3, &[2, 4, 1]).is_err());
+    assert!(Variant::research_with_copies(2, 3, &[0, 2, 1]).is_err());
+}
+
+#[test]
+fn knowledge_and_copies_faults_name_their_line() {
+    let hand = |with: &str| KNOWS.replace("hand Alice: r2 r? ?1 ?{r3,y2}", with);
+    for (with, needle) in [
+        (
+            "hand Alice: r2 x? ?1 ?{r3,y2}",
+            "`x?`: `x` is not a suit (the suits are r y)",
+        ),
+        (
+            "hand Alice: r2 r? ?4 ?{r3,y2}",
+            "`?4`: there is no rank 4: the ranks are 1 to 3",
+        ),
+        ("hand Alice: r2 r? ?0 ?{r3,y2}", "there is no rank 0"),
+        ("hand Alice: r2 r? ?x ?{r3,y2}", "`?x` is not a hand card"),
+        (
+            "hand Alice: r2 r? ?1 ?{}",
+            "name at least one card between the braces",
+        ),
+        ("hand Alice: r2 r? ?1 ?{ , }", "name at least one card"),
+        ("hand Alice: r2 r? ?1 ?{r3,g2}", "invalid card \"g2\""),
+        ("hand Alice: r2 r? ?1 ?{r3,r4}", "invalid card \"r4\""),
+        ("hand Alice: r2 r? ?1 ?{r3,y2", "ends with `}`"),
+        ("hand Alice: r2 r? ?1 ??", "`??` is not a hand card"),
+    ] {
+        fails_at(&hand(with), 10, needle);
+    }
+    // Only hand cards say what their holder knows.
+    fails_at(
+        &KNOWS.replace("discards: y1", "discards: ?1"),
+        9,
+        "only a hand card may say what its holder knows",
+    );
+    let deck = KNOWS
+        .replace("hand Bob: ? ? ? ?", "hand Bob: ? ? ?")
+        .replace("deck:\n", "deck: r?\n")
+        .replace("final-turns: 2\n", "");
+    fails_at(&deck, 12, "only a hand card may say what its holder knows");
+    // Hints no deal of the unseen cards fits (r1 r2 r3 y1 y2 y2 y3): two cards that are both
+    // r3, or three 1s.
+    fails_at(
+        &hand("hand Alice: r2 r? ?{r3} ?{r3}"),
+        10,
+        "no way to deal the unseen cards (r1 r2 r3 y1 y2 y2 y3) fits what the players know of \
+         their cards, up to Alice's hand",
+    );
+    fails_at(
+        &KNOWS.replace("hand Bob: ? ? ? ?", "hand Bob: ?1 ?1 ? ?"),
+        11,
+        "up to Bob's hand",
+    );
+    // One y1 is discarded: the other cannot be two cards.
+    let two_y1 =
+        hand("hand Alice: r2 r? ?1 ?{y1}").replace("hand Bob: ? ? ? ?", "hand Bob: ?{y1} ? ? ?");
+    fails_at(&two_y1, 11, "no way to deal");
+    // copies: only for research decks, one number from 1 to 3 per rank.
+    for (with, line, needle) in [
+        ("copies: 2 2", 3, "3 numbers, not 2"),
+        ("copies: 2 2 1 1", 3, "3 numbers, not 4"),
+        (
+            "copies: 2 4 1",
+            3,
+            "`4` is not a number of copies from 1 to 3",
+        ),
+        ("copies: 0 2 1", 3, "`0` is not a number of copies"),
+        ("copies: two", 3, "`two` is not a number of copies"),
+    ] {
+        fails_at(&KNOWS.replace("copies: 2 2 1", with), line, needle);
+    }
+    let named = KNOWS.replace("suits: 2\nranks: 3\n", "variant: no-variant\n");
+    fails_at(&named, 2, "`copies:` describe a research deck");
+    fails_at(
+        &KNOWS.replace("suits: 2\nranks: 3\n", ""),
+        1,
+        "`copies:` needs `suits:`",
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -601,4 +839,146 @@ fn hidden_curated_positions_are_refused_with_the_line() {
         .unwrap()
         + 1;
     assert!(matches!(pos.open(), Err(Error::Position { line: l, .. }) if l == line));
+}
+
+// ---------------------------------------------------------------------------------------------
+// positions/team: the shared reference positions of team play with hidden hands
+
+/// The JSON positions of ../shared/data/team (public information only: what every player
+/// knows) and their copies in positions/team.
+const TEAM: &[(&str, &str)] = &[
+    ("01_blind_play_vs_clue", "01-blind-play-vs-clue"),
+    ("03_three_player_final_round", "03-three-player-final-round"),
+    ("12_control_all_known", "12-control-all-known"),
+];
+
+/// Each committed `.hanabi` copy is the same position as its shared JSON: deck, stacks,
+/// discards, tokens, strikes, every hand card with what its holder knows, whose turn and the
+/// final round. The JSON's suit letters name the research deck's suits in order (`r b` are
+/// `r y` here), and its hands list the newest card first.
+#[test]
+fn the_team_positions_are_the_shared_ones() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/team");
+    let mut files: Vec<String> = std::fs::read_dir(positions_dir().join("team"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    files.sort();
+    let listed: Vec<String> = TEAM.iter().map(|t| format!("{}.hanabi", t.1)).collect();
+    assert_eq!(files, listed);
+    for &(json_name, name) in TEAM {
+        let path = shared.join(format!("{json_name}.json"));
+        let json =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let text =
+            std::fs::read_to_string(positions_dir().join("team").join(format!("{name}.hanabi")))
+                .unwrap();
+        let pos = position::read(&text).unwrap_or_else(|f| panic!("{name}: {f}"));
+        let v = &pos.rules.variant;
+        // The deck: the suits in order, the copies of each rank.
+        let letters: Vec<&str> = j["suits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(v.id, None, "{name}: a research deck");
+        assert_eq!(letters.len(), v.suits.len(), "{name}");
+        let copies = j["copies"].as_object().unwrap();
+        assert_eq!(copies.len(), v.ranks as usize, "{name}");
+        for (rank, n) in copies {
+            let rank: u8 = rank.parse().unwrap();
+            for s in 0..v.suits.len() as u8 {
+                assert_eq!(
+                    v.copies(s, rank) as u64,
+                    n.as_u64().unwrap(),
+                    "{name}: copies"
+                );
+            }
+        }
+        // A card or hand card of the JSON, its suit letter turned into the deck's.
+        let translate = |token: &str| -> String {
+            match letters.iter().position(|&l| token.starts_with(l)) {
+                Some(s) => format!("{}{}", v.suits[s].short, &token[letters[s].len()..]),
+                None => token.to_string(),
+            }
+        };
+        let card =
+            |token: &serde_json::Value| v.parse_card(&translate(token.as_str().unwrap())).unwrap();
+        // Players, fireworks, discards, tokens, strikes, turn, final round.
+        assert_eq!(
+            pos.names.len() as u64,
+            j["players"].as_u64().unwrap(),
+            "{name}"
+        );
+        let heights: Vec<u64> = pos.stacks.iter().map(|s| s.height() as u64).collect();
+        let stacks: Vec<u64> = j["stacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap())
+            .collect();
+        assert_eq!(heights, stacks, "{name}: stacks");
+        let mut discards: Vec<Card> = j["discards"].as_array().unwrap().iter().map(card).collect();
+        let mut ours = pos.discards.clone();
+        discards.sort_unstable();
+        ours.sort_unstable();
+        assert_eq!(ours, discards, "{name}: discards");
+        assert_eq!(
+            pos.clues as u64,
+            j["clue_tokens"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(pos.strikes as u64, j["strikes"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            pos.turn as u64,
+            j["current_player"].as_u64().unwrap(),
+            "{name}"
+        );
+        match j["turns_left"].as_u64() {
+            Some(t) => assert_eq!(pos.final_turns as u64, t, "{name}: final turns"),
+            None => assert_eq!(pos.final_turns, NOT_FINAL, "{name}"),
+        }
+        // The pile: every card not accounted for elsewhere, order unknown.
+        assert!(pos.pile.iter().all(Option::is_none), "{name}: pile");
+        // Hands: the JSON's newest card first, ours oldest first; each card with the kinds its
+        // holder knows it may be.
+        let hands = j["hands"].as_array().unwrap();
+        assert_eq!(hands.len(), pos.hands.len(), "{name}");
+        for (p, hand) in hands.iter().enumerate() {
+            let theirs: Vec<(Option<Card>, u64)> = hand
+                .as_array()
+                .unwrap()
+                .iter()
+                .rev()
+                .map(|c| position::parse_hand_card(v, &translate(c.as_str().unwrap())).unwrap())
+                .collect();
+            let ours: Vec<(Option<Card>, u64)> = pos.hands[p]
+                .iter()
+                .copied()
+                .zip(pos.hints[p].iter().copied())
+                .collect();
+            assert_eq!(ours, theirs, "{name}: hand of seat {p}");
+        }
+        // The comment gives the JSON's description; the rest is what the writer writes.
+        let comment: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("# ")).collect();
+        let description = j["description"].as_str().unwrap();
+        assert!(
+            comment.join(" ").contains(description),
+            "{name}: {comment:?}"
+        );
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(to_text(&PositionFile::from_position(&pos)), body, "{name}");
+    }
+    // The control position has every card known: 6 of 6, as every value of it says.
+    let text =
+        std::fs::read_to_string(positions_dir().join("team/12-control-all-known.hanabi")).unwrap();
+    let (deal, state) = open(&text);
+    assert_eq!(solve(&deal, &state, &SolveConfig::default()).max_score, 6);
+    assert_eq!(reference(&deal, &state, &mut HashMap::new()), 6);
 }

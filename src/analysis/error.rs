@@ -39,7 +39,7 @@ pub enum AnalysisError {
         /// Why the game is over after it.
         end: String,
     },
-    #[error("unknown --view {0:?}: use open (every card known), cheat (hands known, draw pile hidden) or seat=K (K's view: the pile and K's own hand hidden; K a name or a seat number from 1)")]
+    #[error("unknown --view {0:?}: use open (every card known), cheat (hands known, draw pile hidden), seat=K (K's view: the pile and K's own hand hidden; K a name or a seat number from 1) or team (every hand hidden from its holder, narrowed by the clues each was given, and the pile)")]
     UnknownView(String),
     /// A seat's view of something that is not a game export.
     #[error("--view seat=K needs a hanab.live game export (GAME.json --turn N): the clues a seat was given come from the game's actions")]

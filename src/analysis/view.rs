@@ -1,6 +1,7 @@
-//! Which cards are known: every card, every hand but not the draw pile, or what one seat of a
-//! hanab.live game knew at a turn. A view turns a source into a position with hidden cards,
-//! which the hidden-card analyses ([`crate::hidden`]) work on.
+//! Which cards are known: every card, every hand but not the draw pile, what one seat of a
+//! hanab.live game knew at a turn, or what the whole team knew (each seat's own hand hidden
+//! from it). A view turns a source into a position with hidden cards, which the hidden-card
+//! analyses ([`crate::hidden`]) work on.
 
 use std::str::FromStr;
 
@@ -22,15 +23,16 @@ pub enum View {
     /// what the clues it was given allow. The seat is a name or a number counted from 1, as a
     /// person writes it: it is resolved once the players are known.
     Seat(String),
-    /// Team play: every hand card hidden from its holder (and seen by the others), each
-    /// narrowed to what the clues given to its holder allow, and the pile hidden.
+    /// The team's view: every hand hidden, each card narrowed to what its holder knows of it
+    /// from the clues it was given (every kind before any clue), and the pile hidden. What one
+    /// player sees of the others' hands is the hidden cards as dealt.
     Team,
 }
 
 impl FromStr for View {
     type Err = AnalysisError;
 
-    /// `open`, `cheat` or `seat=K`.
+    /// `open`, `cheat`, `seat=K` or `team`.
     fn from_str(text: &str) -> Result<View, AnalysisError> {
         match text {
             "open" => Ok(View::Open),
@@ -52,8 +54,9 @@ pub struct ViewedPosition {
 
 impl ViewedPosition {
     /// The position `source` names, with the cards `view` does not see hidden. A position file
-    /// is taken as written, its own hidden cards (`?`) hidden whatever the view; any other
-    /// source starts with every card known.
+    /// is taken as written, its own hidden cards (`?`, `r?`, ...) hidden whatever the view (the
+    /// team view adds nothing to it: the file says what each holder knows); any other source
+    /// starts with every card known.
     pub fn new(source: &Source, view: &View) -> Result<ViewedPosition, AnalysisError> {
         let (label, mut position, game) = match source {
             Source::PositionFile(path) => (path.display().to_string(), read_position(path)?, None),
@@ -81,10 +84,11 @@ impl ViewedPosition {
                 position.hide_pile();
                 position.hide_hand(seat, &masks);
             }
-            View::Team => {
-                if let (Source::Game { path, .. }, Some(game)) = (source, game) {
+            View::Team => match (source, &game) {
+                (Source::PositionFile(_), _) => {}
+                (Source::Game { path, .. }, Some(game)) => {
                     position.hide_pile();
-                    for seat in 0..position.names.len() {
+                    for seat in 0..position.hands.len() {
                         let masks = hanablive::clue_knowledge(&game.export, game.index, seat)
                             .map_err(|error| AnalysisError::File {
                                 path: path.display().to_string(),
@@ -93,7 +97,14 @@ impl ViewedPosition {
                         position.hide_hand(seat, &masks);
                     }
                 }
-            }
+                // A deal not yet played: nobody has been given a clue.
+                _ => {
+                    position.hide_pile();
+                    for seat in 0..position.hands.len() {
+                        position.hide_hand(seat, &[]);
+                    }
+                }
+            },
         }
         Ok(ViewedPosition { label, position })
     }

@@ -54,8 +54,10 @@ pub struct SolveArgs {
     /// Which cards are known: `open` (every card, the default), `cheat` (every hand known, the
     /// draw pile hidden; with --exact or --samples), or `seat=K` for a game export at a turn:
     /// player K's view, the pile and K's own hand hidden, each of K's cards narrowed to what
-    /// the clues K was given allow (with --samples; K a name or a seat number from 1). Position
-    /// files keep their `?` cards hidden whatever the view.
+    /// the clues K was given allow (with --samples; K a name or a seat number from 1), or
+    /// `team`: every hand hidden from its holder, each card narrowed to what the clues its
+    /// holder was given allow, and the pile hidden. Position files keep their hidden cards (`?`,
+    /// `r?`, `?1`, `?{r1,r3}`) hidden whatever the view, and are the team's view as written.
     #[arg(long, value_name = "VIEW")]
     pub view: Option<String>,
     /// Write a position of the optimal line as a position file (.hanabi): by default the
@@ -405,6 +407,10 @@ fn run_hidden(
         None if view == View::Cheat => bail!(
             "--view cheat hides the draw pile: add --exact for exact values, or --samples N for a \
              sampled estimate"
+        ),
+        None if view == View::Team => bail!(
+            "--view team hides the pile and every hand: add --samples N for a sampled estimate \
+             (--exact needs every hand known)"
         ),
         None => bail!(
             "--view seat=K hides the pile and K's hand: add --samples N for a sampled estimate \

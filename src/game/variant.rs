@@ -63,6 +63,10 @@ const ALIASES: &[(&str, u32)] = &[
     ("black-5", 21),
 ];
 
+/// The most copies of one card a deck may hold: a state counts the lost copies of each card in
+/// two bits.
+pub const MAX_COPIES: u8 = 3;
+
 /// The ordinary suits of research decks, in the order they take them.
 const ORDINARY: [(&str, &str); MAX_SUITS] = [
     ("Red", "r"),
@@ -351,8 +355,31 @@ impl Variant {
     }
 
     /// A research deck as in DeepMind's Hanabi Learning Environment: `suits` ordinary suits
-    /// (1..=6) of `ranks` ranks (1..=5), a colour clue per suit and a rank clue per rank.
+    /// (1..=6) of `ranks` ranks (1..=5), a colour clue per suit and a rank clue per rank, with
+    /// the default copies of each rank ([`Variant::research_default_copies`]).
     pub fn research(suits: u8, ranks: u8) -> Result<Variant, Error> {
+        let copies = Variant::research_default_copies(ranks.clamp(1, MAX_RANK as u8));
+        Variant::research_with_copies(suits, ranks, &copies)
+    }
+
+    /// The copies of each rank (rank 1 first) in a research deck of `ranks` ranks by default:
+    /// rank 1 has 3, the top rank 1, the ranks between 2 (a single rank: 1).
+    pub fn research_default_copies(ranks: u8) -> Vec<u8> {
+        (1..=ranks)
+            .map(|r| match r {
+                _ if ranks == 1 => 1,
+                1 => 3,
+                _ if r == ranks => 1,
+                _ => 2,
+            })
+            .collect()
+    }
+
+    /// A research deck ([`Variant::research`]) whose every suit holds `copies[r - 1]` copies of
+    /// rank `r`: one number per rank, each 1 to [`MAX_COPIES`]. Named like a default research
+    /// deck, with the copies added when they are not the default ("2 suits x 3 ranks, copies 2
+    /// 2 1").
+    pub fn research_with_copies(suits: u8, ranks: u8, copies: &[u8]) -> Result<Variant, Error> {
         if !(1..=MAX_SUITS as u8).contains(&suits) {
             return Err(Error::Option(format!(
                 "--suits must be 1 to {MAX_SUITS}, not {suits}"
@@ -363,18 +390,25 @@ impl Variant {
                 "--ranks must be 1 to {MAX_RANK}, not {ranks}"
             )));
         }
-        let mut copies = [0u8; KINDS];
+        if copies.len() != ranks as usize {
+            return Err(Error::Option(format!(
+                "copies: give one number per rank (ranks 1 to {ranks}), not {}",
+                copies.len()
+            )));
+        }
+        if let Some(&c) = copies.iter().find(|&&c| !(1..=MAX_COPIES).contains(&c)) {
+            return Err(Error::Option(format!(
+                "copies: each rank has 1 to {MAX_COPIES} copies, not {c}"
+            )));
+        }
+        let default = copies == Variant::research_default_copies(ranks).as_slice();
+        let mut kinds = [0u8; KINDS];
         let mut colour_clues = Vec::new();
         for s in 0..suits {
             let mut touches = 0;
             for r in 1..=ranks {
                 let card = Card::new(s, r);
-                copies[card.kind()] = match r {
-                    _ if ranks == 1 => 1,
-                    1 => 3,
-                    _ if r == ranks => 1,
-                    _ => 2,
-                };
+                kinds[card.kind()] = copies[r as usize - 1];
                 touches |= card.kind_bit();
             }
             colour_clues.push(Clue {
@@ -399,12 +433,19 @@ impl Variant {
                 one_each: false,
             })
             .collect();
+        let mut name = format!("{suits} suits x {ranks} ranks");
+        if !default {
+            name += ", copies";
+            for c in copies {
+                name += &format!(" {c}");
+            }
+        }
         Ok(Variant::assemble(
-            format!("{suits} suits x {ranks} ranks"),
+            name,
             None,
             suit_list,
             PlayOrder::ascending(ranks),
-            copies,
+            kinds,
             colour_clues,
             rank_clues,
             false,

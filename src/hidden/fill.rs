@@ -7,8 +7,13 @@
 //! remaining slots afterwards (copies told apart, so each card-level filling counts once). The
 //! counts are computed once per position; the pile then gets the remaining cards in a uniformly
 //! random order.
+//!
+//! The counts are memoised by what the remaining slots can tell apart: from a slot on, two kinds
+//! that the same remaining hints allow are interchangeable, so the fillings depend only on the
+//! copies left of each such group of kinds (as a sorted list), and kinds no remaining hint
+//! allows do not matter. Every hand of a team view is narrowed, and this keeps its count small.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::sample::SplitMix64;
 use crate::error::Error;
@@ -24,8 +29,11 @@ pub struct Filler {
     /// Hint of each hidden hand card, in fill order; empty when no card is narrowed.
     masks: Vec<KindSet>,
     counts: Counts,
-    /// `ways[(slot, used)]`: the fillings of slots `slot..` when the kinds in `used` are taken.
-    ways: HashMap<(usize, Counts), u64>,
+    /// For each slot, the kinds with unseen copies that a hint of the slot or a later one
+    /// allows, grouped by which of those hints allow them.
+    groups: Vec<Vec<Vec<usize>>>,
+    /// The fillings of slots `slot..`, by [`Filler::key`] of the slot and the kinds taken.
+    ways: HashMap<(usize, Vec<u8>), u128>,
 }
 
 impl Filler {
@@ -40,6 +48,7 @@ impl Filler {
             unseen,
             masks: Vec::new(),
             counts,
+            groups: Vec::new(),
             ways: HashMap::new(),
         };
         if position.has_hints() {
@@ -54,24 +63,63 @@ impl Filler {
                         .map(|(_, &h)| h)
                 })
                 .collect();
-            if filler.count(0, &[0; KINDS]) == 0 {
-                return Err(Error::Option(
-                    "no arrangement of the unseen cards fits the clues given".into(),
-                ));
+            filler.groups = (0..filler.masks.len())
+                .map(|slot| {
+                    let mut groups: BTreeMap<Vec<bool>, Vec<usize>> = BTreeMap::new();
+                    for k in (0..KINDS).filter(|&k| counts[k] > 0) {
+                        let allowed: Vec<bool> = filler.masks[slot..]
+                            .iter()
+                            .map(|&m| m & 1 << k != 0)
+                            .collect();
+                        if allowed.contains(&true) {
+                            groups.entry(allowed).or_default().push(k);
+                        }
+                    }
+                    groups.into_values().collect()
+                })
+                .collect();
+            match filler.count(0, &[0; KINDS]) {
+                Some(0) => {
+                    return Err(Error::Option(
+                        "no arrangement of the unseen cards fits the clues given".into(),
+                    ))
+                }
+                Some(_) => {}
+                None => {
+                    return Err(Error::Option(format!(
+                        "too many ways to deal the unseen cards to the {} hidden hand cards that \
+                         clues narrow: more than 2^128",
+                        filler.masks.len()
+                    )))
+                }
             }
         }
         Ok(filler)
     }
 
-    /// Fillings of slots `slot..` with the kinds in `used` already taken (memoised).
-    fn count(&mut self, slot: usize, used: &Counts) -> u64 {
+    /// What the fillings of slots `slot..` depend on when the kinds in `used` are taken: the
+    /// copies left of each kind of each group of [`Filler::groups`], sorted within the group.
+    fn key(&self, slot: usize, used: &Counts) -> Vec<u8> {
+        let mut key = Vec::new();
+        for group in &self.groups[slot] {
+            let start = key.len();
+            key.extend(group.iter().map(|&k| self.counts[k] - used[k]));
+            key[start..].sort_unstable();
+        }
+        key
+    }
+
+    /// Fillings of slots `slot..` with the kinds in `used` already taken (memoised); `None`
+    /// when they do not fit in a `u128`.
+    fn count(&mut self, slot: usize, used: &Counts) -> Option<u128> {
         if slot == self.masks.len() {
-            return 1;
+            return Some(1);
         }
-        if let Some(&w) = self.ways.get(&(slot, *used)) {
-            return w;
+        let key = (slot, self.key(slot, used));
+        if let Some(&w) = self.ways.get(&key) {
+            return Some(w);
         }
-        let mut total = 0u64;
+        let mut total = 0u128;
         for k in 0..KINDS {
             let left = self.counts[k] - used[k];
             if left == 0 || self.masks[slot] & (1 << k) == 0 {
@@ -79,10 +127,21 @@ impl Filler {
             }
             let mut next = *used;
             next[k] += 1;
-            total += left as u64 * self.count(slot + 1, &next);
+            let after = self.count(slot + 1, &next)?;
+            total = total.checked_add((left as u128).checked_mul(after)?)?;
         }
-        self.ways.insert((slot, *used), total);
-        total
+        self.ways.insert(key, total);
+        Some(total)
+    }
+
+    /// The fillings of slots `slot..` with the kinds in `used` taken, as [`Filler::count`]
+    /// found them.
+    fn ways(&self, slot: usize, used: &Counts) -> u128 {
+        if slot == self.masks.len() {
+            1
+        } else {
+            self.ways[&(slot, self.key(slot, used))]
+        }
     }
 
     /// One random filling.
@@ -95,8 +154,14 @@ impl Filler {
         let mut used = [0u8; KINDS];
         let mut hand = Vec::with_capacity(self.masks.len());
         for slot in 0..self.masks.len() {
-            let total = self.ways[&(slot, used)];
-            let mut pick = ((rng.next_u64() as u128 * total as u128) >> 64) as u64;
+            let total = self.ways(slot, &used);
+            // One draw by multiply-shift while the total fits in 64 bits; two, reduced modulo
+            // the total (a bias below 2^-64), beyond.
+            let mut pick = if total <= u64::MAX as u128 {
+                (rng.next_u64() as u128 * total) >> 64
+            } else {
+                (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) % total
+            };
             for k in 0..KINDS {
                 let left = self.counts[k] - used[k];
                 if left == 0 || self.masks[slot] & (1 << k) == 0 {
@@ -104,12 +169,7 @@ impl Filler {
                 }
                 let mut next = used;
                 next[k] += 1;
-                let after = if slot + 1 == self.masks.len() {
-                    1
-                } else {
-                    self.ways[&(slot + 1, next)]
-                };
-                let w = left as u64 * after;
+                let w = left as u128 * self.ways(slot + 1, &next);
                 if pick < w {
                     used = next;
                     hand.push(Card::from_kind(k));

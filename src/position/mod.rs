@@ -2,7 +2,8 @@
 //!
 //! A position is read in two steps. [`text::parse`] turns a `.hanabi` file into a
 //! [`PositionFile`]: plain data, every card an `Option<Card>` (`None` is a `?`, a card not
-//! known), with the line each part came from. [`Position::new`] then checks what the file means
+//! known), what each holder knows of its hidden hand cards ([`PositionFile::hints`], from `r?`,
+//! `?1` or `?{r1,r3}`), with the line each part came from. [`Position::new`] then checks what the file means
 //! (card counts, hand sizes, tokens, whose turn, the final round) and gives a [`Position`]; when
 //! no card is hidden, [`Position::open`] turns it into the [`Deal`] and [`State`] the solver
 //! takes. A later hidden-card mode fills the `?` from [`Position::unseen`] with
@@ -25,7 +26,7 @@ use crate::game::rules::{default_hand_size, Options, Rules, MAX_HAND, MAX_PLAYER
 use crate::game::variant::Variant;
 use crate::state::{Deal, State, NOT_FINAL};
 
-pub use text::{parse, to_text};
+pub use text::{hand_card_text, parse, parse_hand_card, to_text};
 
 /// A position file as written: plain data, nothing checked beyond the syntax.
 ///
@@ -55,6 +56,10 @@ pub struct PositionFile {
     pub discards: Vec<Card>,
     /// One hand per seat, oldest card first; `None` is a card not known.
     pub hands: Vec<Vec<Option<Card>>>,
+    /// For each hand card (as `hands`), the kinds its holder knows it may be: [`ALL_KINDS`]
+    /// when the file does not narrow it (a known card, or `?`), else the kinds of the deck that
+    /// `r?`, `?1` or `?{r1,r3}` allow (never all of them). A missing entry is [`ALL_KINDS`].
+    pub hints: Vec<Vec<KindSet>>,
     /// The draw pile, top first; `None` is a card not known.
     pub deck: Vec<Option<Card>>,
     /// Seat to move.
@@ -208,7 +213,8 @@ pub struct Position {
     /// Line of the first `?`, for messages (0 when nothing is hidden).
     hidden_line: usize,
     /// For each hand card, a mask of the card kinds it may be (bit `kind`): what its holder
-    /// learned from clues. Every kind unless [`Position::hide_hand`] was called; it only matters
+    /// knows of it, from the file ([`PositionFile::hints`]: `r?`, `?1`, `?{r1,r3}`) or from
+    /// clues ([`Position::hide_hand`]). [`ALL_KINDS`] for a card not narrowed; it only matters
     /// for hidden cards.
     pub hints: Vec<Vec<KindSet>>,
 }
@@ -542,6 +548,72 @@ impl Position {
             }
         }
 
+        // What the holders know of their hidden cards: some way to deal the unseen cards must
+        // fit it.
+        let hint = |p: usize, slot: usize| {
+            file.hints
+                .get(p)
+                .and_then(|h| h.get(slot))
+                .copied()
+                .unwrap_or(ALL_KINDS)
+        };
+        let hints: Vec<Vec<KindSet>> = file
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(p, hand)| {
+                hand.iter()
+                    .enumerate()
+                    .map(|(slot, c)| {
+                        if c.is_some() {
+                            ALL_KINDS
+                        } else {
+                            hint(p, slot)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        if faults.is_empty() {
+            // The unseen cards: the deck less every card counted.
+            let mut left = [0u8; KINDS];
+            for c in v.deck() {
+                left[c.kind()] += 1;
+            }
+            for (k, n) in seen.iter().enumerate() {
+                left[k] -= n;
+            }
+            // Only narrowed cards need matching: the `?` of hands and deck take the rest.
+            let mut fit = HintFit::new(left);
+            let narrowed = file.hands.iter().enumerate().flat_map(|(p, hand)| {
+                let hints = &hints[p];
+                hand.iter()
+                    .enumerate()
+                    .filter(move |&(slot, c)| c.is_none() && hints[slot] != ALL_KINDS)
+                    .map(move |(slot, _)| (p, hints[slot]))
+            });
+            for (p, hint) in narrowed {
+                if !fit.add(hint) {
+                    let mut unseen = Vec::new();
+                    for c in v.deck() {
+                        if left[c.kind()] > 0 {
+                            left[c.kind()] -= 1;
+                            unseen.push(v.card_name(c));
+                        }
+                    }
+                    faults.push(fault(
+                        l.hands.get(p).copied().unwrap_or(l.last),
+                        format!(
+                            "no way to deal the unseen cards ({}) fits what the players know of their cards, up to {}'s hand",
+                            unseen.join(" "),
+                            file.names[p]
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+
         if !faults.is_empty() {
             return Err(Faults::sorted(faults));
         }
@@ -558,11 +630,7 @@ impl Position {
             turn: file.turn,
             final_turns,
             hidden_line,
-            hints: file
-                .hands
-                .iter()
-                .map(|h| vec![ALL_KINDS; h.len()])
-                .collect(),
+            hints,
         })
     }
 
@@ -699,6 +767,65 @@ impl Position {
     }
 }
 
+/// Hidden hand cards matched to the unseen cards one at a time (Kuhn's augmenting paths, a
+/// card kind taking as many cards as it has unseen copies): whether every card added so far
+/// can be some card its hint allows, no unseen copy given twice.
+struct HintFit {
+    /// Unseen copies of each kind.
+    left: [u8; KINDS],
+    /// Copies of each kind given to a card.
+    used: [u8; KINDS],
+    /// Each card's hint and the kind it is given.
+    cards: Vec<(KindSet, usize)>,
+}
+
+impl HintFit {
+    fn new(left: [u8; KINDS]) -> HintFit {
+        HintFit {
+            left,
+            used: [0; KINDS],
+            cards: Vec::new(),
+        }
+    }
+
+    /// Adds a card narrowed to `hint`; false (and the card left out) when no matching fits it.
+    fn add(&mut self, hint: KindSet) -> bool {
+        self.cards.push((hint, KINDS));
+        let i = self.cards.len() - 1;
+        if self.augment(i, &mut 0) {
+            true
+        } else {
+            self.cards.pop();
+            false
+        }
+    }
+
+    /// Gives card `i` a kind, moving other cards along a path of kinds not yet `visited`.
+    fn augment(&mut self, i: usize, visited: &mut KindSet) -> bool {
+        let hint = self.cards[i].0;
+        for k in 0..KINDS {
+            if hint & 1 << k == 0 || self.left[k] == 0 || *visited & 1 << k != 0 {
+                continue;
+            }
+            *visited |= 1 << k;
+            let free = self.used[k] < self.left[k];
+            let moved = free
+                || (0..self.cards.len())
+                    .any(|j| j != i && self.cards[j].1 == k && self.augment(j, visited));
+            if moved {
+                let old = self.cards[i].1;
+                if old < KINDS {
+                    self.used[old] -= 1;
+                }
+                self.used[k] += 1;
+                self.cards[i].1 = k;
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// The text of the position file for `state` of `deal` ([`PositionFile::from_state`]).
 pub fn write(deal: &Deal, state: &State, names: &[String]) -> String {
     to_text(&PositionFile::from_state(deal, state, names))
@@ -710,6 +837,51 @@ pub fn read(text: &str) -> Result<Position, Faults> {
 }
 
 impl PositionFile {
+    /// The file of a checked position, hidden cards and what their holders know of them
+    /// included (a position a view made, say): [`to_text`] writes it, and [`read`] reads it
+    /// back to the same position.
+    pub fn from_position(position: &Position) -> PositionFile {
+        let rules = &position.rules;
+        let v = &rules.variant;
+        let hints = position
+            .hands
+            .iter()
+            .zip(&position.hints)
+            .map(|(hand, hints)| {
+                hand.iter()
+                    .enumerate()
+                    .map(|(slot, c)| match c {
+                        Some(_) => ALL_KINDS,
+                        None => text::normal_hint(v, hints.get(slot).copied().unwrap_or(ALL_KINDS)),
+                    })
+                    .collect()
+            })
+            .collect();
+        PositionFile {
+            variant: v.clone(),
+            names: position.names.clone(),
+            hand_size: (rules.hand_size != default_hand_size(rules.players))
+                .then_some(rules.hand_size),
+            clues: position.clues,
+            max_clues: (rules.max_tokens() != 8).then_some(rules.max_tokens()),
+            last_clue: position.last_clue,
+            strikes: position.strikes,
+            max_strikes: (rules.max_strikes != 3).then_some(rules.max_strikes),
+            stacks: position.stacks.clone(),
+            discards: position.discards.clone(),
+            hands: position.hands.clone(),
+            hints,
+            deck: position.pile.clone(),
+            turn: position.turn,
+            final_turns: (position.final_turns != NOT_FINAL && !rules.endless)
+                .then_some(position.final_turns),
+            endless: rules.endless,
+            empty_clues: rules.empty_clues,
+            deck_plays: rules.deck_plays,
+            lines: Lines::default(),
+        }
+    }
+
     /// The file that describes `state` of `deal`: the cards still in the pile become the deck,
     /// every card is known. `names` gives one name per seat, changed where needed so that the
     /// file reads back: whitespace, `:`, `#` and `,` become `_`, a name that cannot be one
@@ -766,6 +938,9 @@ impl PositionFile {
             discards,
             hands: (0..n)
                 .map(|p| state.hand(p).iter().map(|&c| Some(c)).collect())
+                .collect(),
+            hints: (0..n)
+                .map(|p| vec![ALL_KINDS; state.hand(p).len()])
                 .collect(),
             deck: deal.pile[state.drawn as usize..]
                 .iter()

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! variant: no-variant        # or: suits: 3 and ranks: 3 for a research deck
+//!                            # (and copies: 3 2 1, the copies of each rank)
 //! players: Alice Bob         # names in seat order, or a count (Alice, Bob, Cathy, ...)
 //! hand-size: 2               # optional; default from the player count
 //! clues: 1                   # tokens available now (3.5 in Clue Starved); max-clues: 8 optional
@@ -10,7 +11,8 @@
 //! strikes: 0                 # taken so far; max-strikes: 3 optional
 //! stacks: r2 y0 g1 b0 p0     # height of every suit's firework
 //! discards: r1 y1            # cards discarded or misplayed so far (may be empty)
-//! hand Alice: r3 ? y1        # oldest card first; ? = a card not known
+//! hand Alice: r3 ? y1        # oldest card first; ? = a card its holder does not know
+//!                            # (r? its suit known, ?1 its rank, ?{r1,r3} one of these)
 //! hand Bob: g2 b4
 //! deck: ? ? ? r1             # the draw pile, top first (may be empty)
 //! turn: Alice
@@ -23,19 +25,20 @@
 
 use std::collections::HashMap;
 
-use super::{fault, Faults, Lines, PositionFile};
+use super::{fault, Faults, Lines, PositionFile, ALL_KINDS};
 use crate::error::Error;
-use crate::game::card::Card;
+use crate::game::card::{Card, KindSet, KINDS, MAX_RANK};
 use crate::game::play::Stack;
 use crate::game::rules::{default_hand_size, DEFAULT_NAMES, MAX_PLAYERS};
 use crate::game::tokens::TokenRules;
-use crate::game::variant::Variant;
+use crate::game::variant::{Variant, MAX_COPIES};
 
 /// Every key a file may hold (`hand NAME` stands for one per player).
 pub const KEYS: &[&str] = &[
     "variant",
     "suits",
     "ranks",
+    "copies",
     "players",
     "hand-size",
     "clues",
@@ -134,6 +137,17 @@ impl Parser {
                 }
                 continue;
             }
+            if token.contains('?') {
+                self.faults.push(fault(
+                    line,
+                    format!(
+                        "{key}: `{token}`: only a hand card may say what its holder knows of it \
+                         (`r?`, `?1`, `?{{r1,r3}}`); here a card is known or `?`"
+                    ),
+                ));
+                ok = false;
+                continue;
+            }
             match variant.parse_card(token) {
                 Ok(c) => out.push(Some(c)),
                 Err(e) => {
@@ -144,12 +158,193 @@ impl Parser {
         }
         ok.then_some(out)
     }
+
+    /// A hand's cards, each with what its holder knows of it ([`parse_hand_card`]).
+    fn hand(
+        &mut self,
+        variant: &Variant,
+        key: &str,
+        line: usize,
+        value: &str,
+    ) -> Option<(Vec<Option<Card>>, Vec<KindSet>)> {
+        let mut cards = Vec::new();
+        let mut hints = Vec::new();
+        let mut ok = true;
+        for token in hand_tokens(value) {
+            match parse_hand_card(variant, token) {
+                Ok((card, hint)) => {
+                    cards.push(card);
+                    hints.push(hint);
+                }
+                Err(why) => {
+                    self.faults.push(fault(line, format!("{key}: {why}")));
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some((cards, hints))
+    }
 }
 
 fn tokens(value: &str) -> impl Iterator<Item = &str> {
     value
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
+}
+
+/// The tokens of a hand: as [`tokens`], except that a `{...}` list is one token whatever
+/// separates its cards (an unclosed list runs to the end of the line).
+fn hand_tokens(value: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut depth = 0usize;
+    for (i, ch) in value.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let separator = depth == 0 && (ch.is_whitespace() || ch == ',');
+        match (start, separator) {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                out.push(&value[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(&value[s..]);
+    }
+    out
+}
+
+/// The card kinds of suit `suit` in `variant`'s deck.
+fn suit_kinds(variant: &Variant, suit: u8) -> KindSet {
+    (0..KINDS)
+        .filter(|&k| variant.copies_by_kind()[k] > 0 && Card::from_kind(k).suit() == suit)
+        .fold(0, |set, k| set | 1 << k)
+}
+
+/// The card kinds of rank `rank` (1 to the top rank) in `variant`'s deck.
+fn rank_kinds(variant: &Variant, rank: u8) -> KindSet {
+    (0..KINDS)
+        .filter(|&k| variant.copies_by_kind()[k] > 0 && Card::from_kind(k).rank() == rank)
+        .fold(0, |set, k| set | 1 << k)
+}
+
+/// `hint` as a hint is stored: [`ALL_KINDS`] when it allows every kind of `variant`'s deck,
+/// else the kinds of the deck it allows.
+pub fn normal_hint(variant: &Variant, hint: KindSet) -> KindSet {
+    let kinds = variant.kinds();
+    if hint & kinds == kinds {
+        ALL_KINDS
+    } else {
+        hint & kinds
+    }
+}
+
+/// Reads one hand card of a position file: the card and the kinds its holder knows it may be
+/// ([`ALL_KINDS`] unless narrowed; the card itself is `None` unless known to everyone).
+///
+/// - `r1`: a card known to everyone, its holder included;
+/// - `?`: a card its holder does not know (any card);
+/// - `r?`: its holder knows its suit (every card of the suit whose letter is given);
+/// - `?1`: its holder knows its rank (every card of that rank);
+/// - `?{r1,r3}`: one of these cards (spaces or commas between them).
+///
+/// The narrowed forms are hidden cards; a narrowing that allows every card of the deck is the
+/// same as `?`. The error says why a token is none of these.
+pub fn parse_hand_card(variant: &Variant, token: &str) -> Result<(Option<Card>, KindSet), String> {
+    let quoted = crate::error::escape_controls(token);
+    if token == "?" {
+        return Ok((None, ALL_KINDS));
+    }
+    if let Some(list) = token.strip_prefix("?{") {
+        let Some(list) = list.strip_suffix('}') else {
+            return Err(format!("`{quoted}`: a list of cards ends with `}}`"));
+        };
+        let mut hint = 0;
+        let mut names = 0;
+        for name in tokens(list) {
+            names += 1;
+            let card = variant
+                .parse_card(name)
+                .map_err(|e| format!("`{quoted}`: {e}"))?;
+            if card.suit() as usize >= variant.suits.len()
+                || variant.copies_by_kind()[card.kind()] == 0
+            {
+                return Err(format!(
+                    "`{quoted}`: {} is not a card of {}",
+                    variant.card_name(card),
+                    variant.name
+                ));
+            }
+            hint |= card.kind_bit();
+        }
+        if names == 0 {
+            return Err(format!(
+                "`{quoted}`: name at least one card between the braces, like ?{{r1,r3}}"
+            ));
+        }
+        return Ok((None, normal_hint(variant, hint)));
+    }
+    if let Some(rank) = token.strip_prefix('?') {
+        let top = variant.ranks;
+        return match rank.parse::<u8>() {
+            Ok(r) if (1..=top).contains(&r) => {
+                Ok((None, normal_hint(variant, rank_kinds(variant, r))))
+            }
+            Ok(r) => Err(format!(
+                "`{quoted}`: there is no rank {r}: the ranks are 1 to {top}"
+            )),
+            Err(_) => Err(format!(
+                "`{quoted}` is not a hand card: write a card (r1), ? (not known), r? (its suit \
+                 known), ?1 (its rank known) or ?{{r1,r3}} (one of these cards)"
+            )),
+        };
+    }
+    if let Some(prefix) = token.strip_suffix('?') {
+        return match variant.suit_of_prefix(prefix) {
+            Some(s) => Ok((None, normal_hint(variant, suit_kinds(variant, s)))),
+            None => Err(format!(
+                "`{quoted}`: `{}` is not a suit (the suits are {})",
+                crate::error::escape_controls(prefix),
+                variant.prefixes()
+            )),
+        };
+    }
+    variant
+        .parse_card(token)
+        .map(|c| (Some(c), ALL_KINDS))
+        .map_err(|e| e.to_string())
+}
+
+/// How a position file writes a hand card: the card when known; else what its holder knows of
+/// it in the shortest form [`parse_hand_card`] reads (`?`, `r?`, `?1`, else `?{r1,r3}`).
+pub fn hand_card_text(variant: &Variant, card: Option<Card>, hint: KindSet) -> String {
+    if let Some(c) = card {
+        return variant.card_name(c);
+    }
+    let hint = normal_hint(variant, hint);
+    if hint == ALL_KINDS {
+        return "?".to_string();
+    }
+    if let Some(s) = (0..variant.suits.len() as u8).find(|&s| suit_kinds(variant, s) == hint) {
+        return format!("{}?", variant.suits[s as usize].short);
+    }
+    if let Some(r) = (1..=variant.ranks).find(|&r| rank_kinds(variant, r) == hint) {
+        return format!("?{r}");
+    }
+    let mut names: Vec<String> = Vec::new();
+    for c in variant.deck() {
+        let name = variant.card_name(c);
+        if hint & c.kind_bit() != 0 && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    format!("?{{{}}}", names.join(","))
 }
 
 /// Reads a position file. Every syntax fault found is reported, each with its line; a file
@@ -225,13 +420,14 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
     };
 
     // The variant.
+    let copies = p.take("copies");
     let variant = match (p.take("variant"), p.take("suits"), p.take("ranks")) {
         (Some(v), suits, ranks) => {
-            for e in [suits, ranks].into_iter().flatten() {
+            for e in [suits, ranks, copies].into_iter().flatten() {
                 p.faults.push(fault(
                     e.line,
                     format!(
-                        "`suits:` and `ranks:` describe a research deck; the file already names the variant on line {}",
+                        "`suits:`, `ranks:` and `copies:` describe a research deck; the file already names the variant on line {}",
                         v.line
                     ),
                 ));
@@ -263,24 +459,62 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                 Some(r) => number(r, "ranks", &mut p.faults),
                 None => Some(5),
             };
-            match (suits, ranks) {
-                (Some(suits), Some(ranks)) => match Variant::research(suits, ranks) {
-                    Ok(v) => Some(v),
-                    Err(e) => {
-                        let line = if (1..=6).contains(&suits) {
-                            r.as_ref().map_or(s.line, |r| r.line)
-                        } else {
-                            s.line
-                        };
-                        p.faults.push(fault(
-                            line,
-                            e.to_string()
-                                .replace("--suits", "suits")
-                                .replace("--ranks", "ranks"),
-                        ));
-                        None
+            // The copies of each rank, checked here so that each fault names its number.
+            let per_rank = match (&copies, ranks) {
+                (None, Some(ranks)) => Some(Variant::research_default_copies(
+                    ranks.clamp(1, MAX_RANK as u8),
+                )),
+                (Some(c), Some(ranks)) => {
+                    let mut list = Vec::new();
+                    let mut ok = true;
+                    for token in tokens(&c.value) {
+                        match token.parse::<u8>() {
+                            Ok(n) if (1..=MAX_COPIES).contains(&n) => list.push(n),
+                            _ => {
+                                p.faults.push(fault(
+                                    c.line,
+                                    format!(
+                                        "copies: `{token}` is not a number of copies from 1 to {MAX_COPIES}"
+                                    ),
+                                ));
+                                ok = false;
+                            }
+                        }
                     }
-                },
+                    if ok && (1..=MAX_RANK as u8).contains(&ranks) && list.len() != ranks as usize {
+                        p.faults.push(fault(
+                            c.line,
+                            format!(
+                                "copies: give one number per rank, rank 1 first: {ranks} numbers, not {}",
+                                list.len()
+                            ),
+                        ));
+                        ok = false;
+                    }
+                    ok.then_some(list)
+                }
+                (_, None) => None,
+            };
+            match (suits, ranks, per_rank) {
+                (Some(suits), Some(ranks), Some(per_rank)) => {
+                    match Variant::research_with_copies(suits, ranks, &per_rank) {
+                        Ok(v) => Some(v),
+                        Err(e) => {
+                            let line = if (1..=6).contains(&suits) {
+                                r.as_ref().map_or(s.line, |r| r.line)
+                            } else {
+                                s.line
+                            };
+                            p.faults.push(fault(
+                                line,
+                                e.to_string()
+                                    .replace("--suits", "suits")
+                                    .replace("--ranks", "ranks"),
+                            ));
+                            None
+                        }
+                    }
+                }
                 _ => None,
             }
         }
@@ -289,6 +523,16 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
                 r.line,
                 "`ranks:` needs `suits:` (a research deck) or use `variant:`",
             ));
+            if let Some(c) = copies {
+                p.faults
+                    .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
+            }
+            None
+        }
+        (None, None, None) if copies.is_some() => {
+            let c = copies.expect("some");
+            p.faults
+                .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
             None
         }
         (None, None, None) => {
@@ -523,6 +767,7 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         }
     };
     let mut hands: Option<Vec<Vec<Option<Card>>>> = names.as_ref().map(|n| vec![vec![]; n.len()]);
+    let mut hints: Vec<Vec<KindSet>> = vec![vec![]; names.as_ref().map_or(0, |n| n.len())];
     let mut hand_lines = vec![0; names.as_ref().map_or(0, |n| n.len())];
     for (name, line, value) in std::mem::take(&mut p.hands) {
         let Some(names) = &names else { continue };
@@ -539,12 +784,13 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         hand_lines[seat] = line;
         match variant
             .as_ref()
-            .and_then(|v| p.cards(v, &format!("hand {name}"), line, &value, true))
+            .and_then(|v| p.hand(v, &format!("hand {name}"), line, &value))
         {
-            Some(cards) => {
+            Some((cards, known)) => {
                 if let Some(h) = hands.as_mut() {
                     h[seat] = cards;
                 }
+                hints[seat] = known;
             }
             None => hands = None,
         }
@@ -610,6 +856,7 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         stacks: stacks.expect(none),
         discards: discards.expect(none),
         hands: hands.expect(none),
+        hints,
         deck: deck.expect(none),
         turn: turn.expect(none),
         final_turns,
@@ -621,13 +868,19 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
 }
 
 /// The key that names `variant`: its CLI name (`variant: black`), its hanab.live name, or, for
-/// a research deck, `suits:` and `ranks:`.
+/// a research deck, `suits:` and `ranks:` (and `copies:` when they are not the default).
 fn variant_lines(variant: &Variant) -> String {
     if variant.id.is_some() {
         let name = variant.alias().unwrap_or(&variant.name);
         return format!("variant: {name}\n");
     }
-    format!("suits: {}\nranks: {}\n", variant.suits.len(), variant.ranks)
+    let mut out = format!("suits: {}\nranks: {}\n", variant.suits.len(), variant.ranks);
+    let copies: Vec<u8> = (1..=variant.ranks).map(|r| variant.copies(0, r)).collect();
+    if copies != Variant::research_default_copies(variant.ranks) {
+        let copies: Vec<String> = copies.iter().map(u8::to_string).collect();
+        out += &format!("copies: {}\n", copies.join(" "));
+    }
+    out
 }
 
 /// Writes a position file that [`parse`] reads back to the same data (line numbers aside).
@@ -671,8 +924,21 @@ pub fn to_text(file: &PositionFile) -> String {
     out += &line("stacks", stacks.join(" "));
     let discards: Vec<Option<Card>> = file.discards.iter().map(|&c| Some(c)).collect();
     out += &line("discards", list(&discards));
-    for (name, hand) in file.names.iter().zip(&file.hands) {
-        out += &line(&format!("hand {name}"), list(hand));
+    for (seat, (name, hand)) in file.names.iter().zip(&file.hands).enumerate() {
+        let cards: Vec<String> = hand
+            .iter()
+            .enumerate()
+            .map(|(slot, &c)| {
+                let hint = file
+                    .hints
+                    .get(seat)
+                    .and_then(|h| h.get(slot))
+                    .copied()
+                    .unwrap_or(ALL_KINDS);
+                hand_card_text(v, c, hint)
+            })
+            .collect();
+        out += &line(&format!("hand {name}"), cards.join(" "));
     }
     out += &line("deck", list(&file.deck));
     out += &line(
