@@ -884,3 +884,81 @@ fn team_play_equals_a_plain_enumeration_of_joint_strategies() {
         "too few positions where hidden cards cost anything"
     );
 }
+
+/// The exact values listed for the three positions of ../shared/data/team (its README's table:
+/// every card known, the per-view estimate, that per-view rule played, the team optimum), each
+/// as `solve --team --json` gives it for the copy in positions/team.
+#[test]
+fn shared_team_positions_give_their_listed_values() {
+    let table = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/team/README.md"),
+    )
+    .unwrap();
+    let files = [
+        ("01", "positions/team/01-blind-play-vs-clue.hanabi"),
+        ("03", "positions/team/03-three-player-final-round.hanabi"),
+        ("12", "positions/team/12-control-all-known.hanabi"),
+    ];
+    for (id, file) in files {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {id} ")))
+            .unwrap_or_else(|| panic!("no row {id}"));
+        // "win 1, score 6" | "3/4, 11/2" | ... | "**3/4, 11/2**"
+        let cells: Vec<(String, String)> = row
+            .split('|')
+            .skip(2)
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| {
+                let c = c
+                    .replace("**", "")
+                    .replace("win ", "")
+                    .replace("score ", "");
+                let (w, s) = c.trim().split_once(", ").unwrap();
+                (w.trim().to_string(), s.trim().to_string())
+            })
+            .collect();
+        assert_eq!(cells.len(), 4, "{row}");
+        let out = run(&["solve", file, "--team", "--json"]);
+        assert!(out.status.success(), "{file}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got = |key: &str| {
+            (
+                v[key]["win"].as_str().unwrap().to_string(),
+                v[key]["score"].as_str().unwrap().to_string(),
+            )
+        };
+        assert_eq!(got("cheat"), cells[0], "{file}: every card known");
+        assert_eq!(got("per_view"), cells[1], "{file}: per-view estimate");
+        assert_eq!(got("per_view_played"), cells[2], "{file}: per-view played");
+        assert_eq!(got("team"), cells[3], "{file}: team optimum");
+        assert_eq!(v["proven"], true);
+        // No first move beats the team, and the best first move of a position where the
+        // mover's best move does not depend on what it sees reaches it.
+        let best_first = v["moves"][0]["win"].as_str().unwrap();
+        assert!(v["moves"].as_array().unwrap().len() >= 2);
+        if id == "12" {
+            assert_eq!(best_first, cells[3].0);
+        }
+    }
+}
+
+/// With every card known there is one world, and the team value is the perfect-information
+/// value of the plain reference search.
+#[test]
+fn team_play_with_every_card_known_is_the_open_value() {
+    let mut rng = Rng(77);
+    let mut checked = 0;
+    while checked < 60 {
+        let (rules, _deck, deal, state) = random_tiny_game(&mut rng, 10, Some(false));
+        let names: Vec<String> = (0..rules.players).map(|p| format!("P{p}")).collect();
+        let pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
+        let result = team(&pos, &TeamConfig::default()).unwrap();
+        assert_eq!(result.worlds, 1);
+        let open = reference(&deal, &state, &mut HashMap::new()) as u64;
+        assert_eq!((result.score.team.lo, result.score.team.hi), (open, open));
+        let won = (open >= result.target as u64) as u64;
+        assert_eq!((result.win.team.lo, result.win.team.hi), (won, won));
+        checked += 1;
+    }
+}
