@@ -661,16 +661,25 @@ impl<'a> Search<'a> {
     ) -> Vec<(u64, u64)> {
         let mut changed: Vec<(u64, u64)> = Vec::new();
         for &(seen, entry) in &option.2 {
-            let part = parts.worlds.entry(seen).or_default();
             if !changed.iter().any(|c| c.0 == seen) {
                 changed.push((seen, parts.values.get(&seen).copied().unwrap_or(0)));
             }
-            part.push(entry);
+            parts.worlds.entry(seen).or_default().push(entry);
+            if last_turn(&entry.1) {
+                let sums = self.last_turn_sums(&entry);
+                let tally = parts.last.entry(seen).or_default();
+                tally.add(self.view(&entry.1), &sums, true);
+            }
         }
         for &(seen, before) in &changed {
-            let mut part = parts.worlds[&seen].clone();
-            part.sort_by_key(|e| e.0);
-            let after = self.part_total(history, seen, &part, false);
+            let after = match parts.last.get(&seen) {
+                Some(tally) => tally.value,
+                None => {
+                    let mut part = parts.worlds[&seen].clone();
+                    part.sort_by_key(|e| e.0);
+                    self.part_total(history, seen, &part, false)
+                }
+            };
             parts.values.insert(seen, after);
             parts.sum = parts.sum + after - before;
         }
@@ -679,12 +688,21 @@ impl<'a> Search<'a> {
 
     /// Takes class move `option` out of `parts` again, `changed` being what [`Search::add`]
     /// returned.
-    fn remove(parts: &mut Parts, option: &ClassMove, changed: &[(u64, u64)]) {
-        for &(seen, _) in option.2.iter().rev() {
+    fn remove(&mut self, parts: &mut Parts, option: &ClassMove, changed: &[(u64, u64)]) {
+        for &(seen, entry) in option.2.iter().rev() {
             let part = parts.worlds.get_mut(&seen).expect("added");
             part.pop();
             if part.is_empty() {
                 parts.worlds.remove(&seen);
+            }
+            if last_turn(&entry.1) {
+                let sums = self.last_turn_sums(&entry);
+                let view = self.view(&entry.1);
+                let tally = parts.last.get_mut(&seen).expect("added");
+                tally.add(view, &sums, false);
+                if !parts.worlds.contains_key(&seen) {
+                    parts.last.remove(&seen);
+                }
             }
         }
         for &(seen, before) in changed {
@@ -696,6 +714,29 @@ impl<'a> Search<'a> {
                 parts.values.remove(&seen);
             }
         }
+    }
+
+    /// What the player to move sees in `state`: the other hands.
+    fn view(&self, state: &State) -> Vec<u8> {
+        let p = state.turn as usize;
+        let players = self.worlds.deals[0].rules.players as usize;
+        (0..players)
+            .filter(|&q| q != p)
+            .flat_map(|q| {
+                let hand = state.hand(q);
+                std::iter::once(hand.len() as u8).chain(hand.iter().map(|c| c.kind() as u8))
+            })
+            .collect()
+    }
+
+    /// A world on the last turn: its worth after each move of the player to move, in the
+    /// order of [`team_actions`] (the same for every world that player cannot tell apart).
+    fn last_turn_sums(&self, &(w, state): &Entry) -> Vec<u64> {
+        let deal = self.deal(w);
+        team_actions(deal, &state)
+            .into_iter()
+            .map(|a| self.outcome(w, &state.apply_unchecked(deal, a.engine(&deal.rules))))
+            .collect()
     }
 
     /// Tries the moves of classes `i..` given the parts the classes before made, keeping the
@@ -726,7 +767,7 @@ impl<'a> Search<'a> {
             }
             let changed = self.add(history, parts, option);
             order.push((parts.sum + suffix[i + 1], k));
-            Self::remove(parts, option, &changed);
+            self.remove(parts, option, &changed);
             if self.out_of_time() {
                 return;
             }
@@ -739,7 +780,7 @@ impl<'a> Search<'a> {
             let option = &classes[i].options[k];
             let changed = self.add(history, parts, option);
             self.branch(history, classes, suffix, parts, i + 1, best, hi);
-            Self::remove(parts, option, &changed);
+            self.remove(parts, option, &changed);
             if *best >= hi || self.out_of_time() {
                 return;
             }
@@ -754,6 +795,43 @@ struct Parts {
     worlds: HashMap<u64, Vec<Entry>>,
     values: HashMap<u64, u64>,
     sum: u64,
+    /// The parts on the last turn, whose values are kept as tallies.
+    last: HashMap<u64, LastTurn>,
+}
+
+/// Whether every move of the player to move ends the game (the final round's last turn).
+fn last_turn(state: &State) -> bool {
+    !state.is_over() && state.final_turns == 1
+}
+
+/// A part on the last turn, valued as worlds come and go: no one moves after the player to
+/// move, so each class of worlds it cannot tell apart simply takes its best move, and the
+/// part is worth the sum of those.
+#[derive(Default)]
+struct LastTurn {
+    /// Per class (by what the mover sees): the worlds' worth after each move, summed.
+    classes: HashMap<Vec<u8>, Vec<u64>>,
+    value: u64,
+}
+
+impl LastTurn {
+    /// Adds (or, with `add` false, takes out) a world of class `view` worth `sums`.
+    fn add(&mut self, view: Vec<u8>, sums: &[u64], add: bool) {
+        let class = self
+            .classes
+            .entry(view)
+            .or_insert_with(|| vec![0; sums.len()]);
+        let before = class.iter().copied().max().unwrap_or(0);
+        for (total, &x) in class.iter_mut().zip(sums) {
+            if add {
+                *total += x;
+            } else {
+                *total -= x;
+            }
+        }
+        let after = class.iter().copied().max().unwrap_or(0);
+        self.value = self.value + after - before;
+    }
 }
 
 /// The team values of `position` for both goals, and per first move of the player to move.
