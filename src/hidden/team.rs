@@ -428,7 +428,8 @@ impl<'a> Search<'a> {
         worlds: &'a Worlds,
         goal: Goal,
         target: u8,
-        config: &'a TeamConfig,
+        limit: Option<Duration>,
+        config: &'a SolveConfig,
         start: Instant,
     ) -> Search<'a> {
         Search {
@@ -436,11 +437,11 @@ impl<'a> Search<'a> {
             goal,
             target,
             searches: (0..worlds.deals.len()).map(|_| None).collect(),
-            config: &config.search,
+            config,
             cheat: HashMap::new(),
             table: HashMap::new(),
             played: HashMap::new(),
-            deadline: config.time_limit.map(|t| start + t),
+            deadline: limit.map(|t| start + t),
             stopped: false,
             nodes: 0,
         }
@@ -849,8 +850,10 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
     let target = first_state.max_reachable_score(&position.rules);
     let mut nodes = 0;
     let mut values = Vec::new();
-    for goal in [Goal::Win, Goal::Score] {
-        let mut search = Search::new(&worlds, goal, target, config, start);
+    for (k, goal) in [Goal::Win, Goal::Score].into_iter().enumerate() {
+        // Each goal gets half the time; the win searched first.
+        let limit = config.time_limit.map(|t| t * (k as u32 + 1) / 2);
+        let mut search = Search::new(&worlds, goal, target, limit, &config.search, start);
         let cheat_total: u64 = root.iter().map(|(w, s)| search.cheat(*w, s)).sum();
         let classes = search.classes(&root, None);
         let per_view: u64 = classes.iter().map(|c| c.options[0].1).sum();
@@ -860,12 +863,36 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
             .collect();
         moves.sort();
         moves.dedup();
+        // Each first move's every-card-known bound, for moves the time leaves unsearched.
+        let move_bound = |m: FirstMove| -> u64 {
+            classes
+                .iter()
+                .map(|c| {
+                    let admitted = c
+                        .options
+                        .iter()
+                        .filter(|o| m.admits(o.0))
+                        .map(|o| o.1)
+                        .max();
+                    admitted.unwrap_or(c.options[0].1)
+                })
+                .sum()
+        };
+        let bounds: Vec<u64> = moves.iter().map(|&m| move_bound(m)).collect();
         drop(classes);
         let per_view_played = search.played_total(&mut Vec::new(), &root);
         let team = search.total(&mut Vec::new(), &root, None);
         let moves = moves
             .into_iter()
-            .map(|m| (m, search.total(&mut Vec::new(), &root, Some(m))))
+            .zip(bounds)
+            .map(|(m, hi)| {
+                let value = if search.out_of_time() {
+                    Bounds { lo: 0, hi }
+                } else {
+                    search.total(&mut Vec::new(), &root, Some(m))
+                };
+                (m, value)
+            })
             .collect();
         nodes += search.nodes;
         values.push(GoalValues {
