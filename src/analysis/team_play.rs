@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::hidden::team::{team, Bounds, FirstMove, GoalValues, Team, TeamConfig};
 
+use super::hidden_cards::{group, names};
 use super::view::ViewedPosition;
 use super::AnalysisError;
 
@@ -251,7 +252,8 @@ impl fmt::Display for TeamReport {
         writeln!(
             f,
             "If {} makes this move first (a clue: the team's best clue to that player for \
-             each view; slots as on hanab.live, 1 = newest):",
+             each view; slots as on hanab.live, 1 = newest; moves equal in both figures share \
+             a line):",
             self.to_move
         )?;
         let cells: Vec<(String, String)> = self
@@ -270,8 +272,11 @@ impl fmt::Display for TeamReport {
         let ww = cells.iter().map(|c| c.0.len()).max().unwrap_or(3).max(3);
         let sw = cells.iter().map(|c| c.1.len()).max().unwrap_or(5).max(5);
         writeln!(f, "  {:<ww$}  {:<sw$}  move", "win", "score")?;
-        for (m, (win, score)) in self.moves.iter().zip(&cells) {
-            writeln!(f, "  {win:<ww$}  {score:<sw$}  {}", m.action)?;
+        let rows: Vec<(&TeamMoveReport, &(String, String))> = self.moves.iter().zip(&cells).collect();
+        for same in group(&rows, |(_, cells)| (*cells).clone()) {
+            let (win, score) = same[0].1;
+            let moves = names(same.iter().map(|(m, _)| m.action.as_str()));
+            writeln!(f, "  {win:<ww$}  {score:<sw$}  {moves}")?;
         }
         write!(
             f,
