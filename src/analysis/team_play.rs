@@ -272,7 +272,8 @@ impl fmt::Display for TeamReport {
         let ww = cells.iter().map(|c| c.0.len()).max().unwrap_or(3).max(3);
         let sw = cells.iter().map(|c| c.1.len()).max().unwrap_or(5).max(5);
         writeln!(f, "  {:<ww$}  {:<sw$}  move", "win", "score")?;
-        let rows: Vec<(&TeamMoveReport, &(String, String))> = self.moves.iter().zip(&cells).collect();
+        let rows: Vec<(&TeamMoveReport, &(String, String))> =
+            self.moves.iter().zip(&cells).collect();
         for same in group(&rows, |(_, cells)| (*cells).clone()) {
             let (win, score) = same[0].1;
             let moves = names(same.iter().map(|(m, _)| m.action.as_str()));

@@ -200,7 +200,7 @@ pub struct Team {
 pub enum TeamError {
     #[error("{0}")]
     Position(String),
-    #[error("{worlds} worlds fit the position, more than --max-worlds {max}: hide fewer cards")]
+    #[error("{worlds} worlds (ways the hidden cards may lie) fit the position, more than --max-worlds {max}: exact team play is for endgames with few cards unknown to their holders (try a later turn, or raise --max-worlds if memory allows)")]
     TooManyWorlds { worlds: String, max: u64 },
     #[error("no arrangement of the unseen cards fits what the players know of their cards")]
     NoWorld,
