@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::hidden::{exact, sample_until, wilson, ExactConfig, ExactError};
+use crate::hidden::sample::action_name;
+use crate::hidden::{exact, root_actions, sample_until, wilson, ExactConfig, ExactError};
 use crate::position::{Position, PositionFile};
 use crate::search::{deadline_after, SolveConfig};
 use crate::state::{Action, Deal, State};
@@ -130,6 +131,31 @@ pub fn win_chance(
     let mut position = Position::new(&file)
         .map_err(|f| AnalysisError::Internal(format!("the position does not read back: {f}")))?;
     position.hide_pile();
+    if state.max_reachable_score(&deal.rules) < deal.rules.perfect_score() {
+        // A card the fireworks need has no copy left: no order of the pile wins, whatever is
+        // played. Exact without a search.
+        let moves = root_actions(&position)
+            .map_err(|e| AnalysisError::Internal(e.to_string()))?
+            .into_iter()
+            .map(|a| {
+                let chance = Chance {
+                    action: action_name(&position, a).0,
+                    win: 0.0,
+                    fraction: Some("0".to_string()),
+                    interval: None,
+                    unproven: None,
+                };
+                (a, chance)
+            });
+        let (taken, best) = taken_and_best(moves, taken)?;
+        return Ok(WinChance {
+            mode: ChanceMode::Exact,
+            taken,
+            best,
+            hidden: position.hidden(),
+            samples: None,
+        });
+    }
     let exact_config = ExactConfig {
         threads: config.search.threads,
         tt_mb: config.search.tt_mb.min(REVIEW_TT_MB),
