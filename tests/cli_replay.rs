@@ -574,3 +574,33 @@ fn solve_json_actions_replay_as_the_site_reads_them() {
         );
     }
 }
+
+/// After the only p5 is discarded (turn 2 of the committed 2-player game), no order of the pile
+/// can win: the review says exactly 0 for every later turn without a search, and the exact
+/// pile analysis of `solve --exact`, where the pile is small enough for it, agrees for every
+/// move.
+#[test]
+fn review_hidden_says_exactly_zero_once_a_needed_card_is_gone() {
+    let game = format!(
+        "{}/games/2p-p2v0s2-bad-discard.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let r = solver_json(&["review", &game, "--hidden", "--samples", "4", "--json"]);
+    let turns = r["turns"].as_array().unwrap();
+    for t in &turns[2..] {
+        let c = &t["chance"];
+        assert_eq!(c["mode"], "exact", "turn {}", t["turn"]);
+        assert_eq!(c["taken"]["win"].as_f64(), Some(0.0), "turn {}", t["turn"]);
+        assert_eq!(c["best"]["win"].as_f64(), Some(0.0), "turn {}", t["turn"]);
+    }
+    for turn in ["60", "66", "69"] {
+        let solved = solver_json(&[
+            "solve", &game, "--turn", turn, "--view", "cheat", "--exact", "--json",
+        ]);
+        let moves = solved["moves"].as_array().unwrap();
+        assert!(!moves.is_empty());
+        for m in moves {
+            assert_eq!(m["win_probability"].as_f64(), Some(0.0), "turn {turn}: {m}");
+        }
+    }
+}
