@@ -52,17 +52,7 @@ impl Filler {
             ways: HashMap::new(),
         };
         if position.has_hints() {
-            filler.masks = position
-                .hands
-                .iter()
-                .zip(&position.hints)
-                .flat_map(|(hand, hints)| {
-                    hand.iter()
-                        .zip(hints)
-                        .filter(|(c, _)| c.is_none())
-                        .map(|(_, &h)| h)
-                })
-                .collect();
+            filler.masks = position.hidden_hand_hints();
             filler.groups = (0..filler.masks.len())
                 .map(|slot| {
                     let mut groups: BTreeMap<Vec<bool>, Vec<usize>> = BTreeMap::new();

@@ -225,24 +225,14 @@ impl Worlds {
         for c in &unseen {
             counts[c.kind()] += 1;
         }
-        let masks: Vec<u64> = position
-            .hands
-            .iter()
-            .zip(&position.hints)
-            .flat_map(|(hand, hints)| {
-                hand.iter()
-                    .zip(hints)
-                    .filter(|(c, _)| c.is_none())
-                    .map(|(_, &h)| h)
-            })
-            .chain(
-                position
-                    .pile
-                    .iter()
-                    .filter(|c| c.is_none())
-                    .map(|_| u64::MAX),
-            )
-            .collect();
+        let mut masks = position.hidden_hand_hints();
+        masks.extend(
+            position
+                .pile
+                .iter()
+                .filter(|c| c.is_none())
+                .map(|_| u64::MAX),
+        );
         let mut fills = Vec::new();
         let mut current = Vec::with_capacity(masks.len());
         let mut too_many = false;
@@ -498,18 +488,10 @@ impl<'a> Search<'a> {
     /// The classes of the player to move at a node, each with its moves (only those `first`
     /// admits, where it admits any).
     fn classes(&mut self, entries: &[Entry], first: Option<FirstMove>) -> Vec<Class> {
-        let p = entries[0].1.turn as usize;
-        let players = self.deal(entries[0].0).rules.players as usize;
         let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut members: Vec<Vec<usize>> = Vec::new();
         for (i, (_, state)) in entries.iter().enumerate() {
-            let seen: Vec<u8> = (0..players)
-                .filter(|&q| q != p)
-                .flat_map(|q| {
-                    let hand = state.hand(q);
-                    std::iter::once(hand.len() as u8).chain(hand.iter().map(|c| c.kind() as u8))
-                })
-                .collect();
+            let seen = self.view(state);
             let next = members.len();
             let c = *index.entry(seen).or_insert(next);
             if c == next {

@@ -643,6 +643,21 @@ impl Position {
         }
     }
 
+    /// The hint of each hidden hand card, in the order [`Position::fill`] takes the cards
+    /// (hands in seat order, oldest card first).
+    pub fn hidden_hand_hints(&self) -> Vec<KindSet> {
+        self.hands
+            .iter()
+            .zip(&self.hints)
+            .flat_map(|(hand, hints)| {
+                hand.iter()
+                    .zip(hints)
+                    .filter(|(c, _)| c.is_none())
+                    .map(|(_, &h)| h)
+            })
+            .collect()
+    }
+
     /// Whether any hidden hand card is narrowed by a hint.
     pub fn has_hints(&self) -> bool {
         let all: KindSet = self
