@@ -129,15 +129,23 @@ pub struct TurnReview {
 impl TurnReview {
     /// Whether the action is proven to have lowered the most still reachable.
     pub fn lost_points(&self) -> bool {
-        let after = Reachable {
-            max: self.max_after,
-            upper: self.max_after_upper,
-        };
-        let before = Reachable {
+        self.after().below(self.before())
+    }
+
+    /// The most still reachable before the action.
+    fn before(&self) -> Reachable {
+        Reachable {
             max: self.max_before,
             upper: self.max_before_upper,
-        };
-        after.below(before)
+        }
+    }
+
+    /// The most still reachable after the action.
+    fn after(&self) -> Reachable {
+        Reachable {
+            max: self.max_after,
+            upper: self.max_after_upper,
+        }
     }
 }
 
@@ -480,14 +488,7 @@ impl fmt::Display for GameReview {
             writeln!(f, "turn  max before  max after  action")?;
         }
         for t in &self.turns {
-            let before = Reachable {
-                max: t.max_before,
-                upper: t.max_before_upper,
-            };
-            let after = Reachable {
-                max: t.max_after,
-                upper: t.max_after_upper,
-            };
+            let (before, after) = (t.before(), t.after());
             let mark = if t.lost_points() { "  <-- lost" } else { "" };
             let chance = match &t.chance {
                 Some(c) => format!("{:>9}  {:>7}  ", c.taken.short(), c.best.short()),

@@ -530,20 +530,23 @@ impl<'a> Search<'a> {
         classes
     }
 
-    /// The parts a prescription makes: worlds grouped by what was seen, each sorted by world.
-    fn parts(classes: &[Class], choice: &[usize]) -> Vec<(u64, Vec<Entry>)> {
+    /// The per-view prescription (each class its best-bound move) played out from a node with
+    /// these classes: the worlds grouped by what was seen, each part played out the same way.
+    fn per_view_total(&mut self, history: &mut Vec<u64>, classes: &[Class]) -> u64 {
         let mut parts: HashMap<u64, Vec<Entry>> = HashMap::new();
-        for (class, &k) in classes.iter().zip(choice) {
-            for &(seen, entry) in &class.options[k].2 {
+        for class in classes {
+            for &(seen, entry) in &class.options[0].2 {
                 parts.entry(seen).or_default().push(entry);
             }
         }
         let mut parts: Vec<(u64, Vec<Entry>)> = parts.into_iter().collect();
-        for (_, part) in &mut parts {
-            part.sort_by_key(|e| e.0);
-        }
         parts.sort_by_key(|p| p.0);
-        parts
+        let mut total = 0;
+        for (seen, mut part) in parts {
+            part.sort_by_key(|e| e.0);
+            total += self.part_total(history, seen, &part, true);
+        }
+        total
     }
 
     /// The total of a part after `seen` was added to `history`.
@@ -577,11 +580,7 @@ impl<'a> Search<'a> {
             return v;
         }
         let classes = self.classes(entries, None);
-        let choice = vec![0; classes.len()];
-        let mut total = 0;
-        for (seen, part) in Self::parts(&classes, &choice) {
-            total += self.part_total(history, seen, &part, true);
-        }
+        let total = self.per_view_total(history, &classes);
         self.played.insert(key, total);
         total
     }
@@ -607,14 +606,7 @@ impl<'a> Search<'a> {
         let classes = self.classes(entries, first);
         let hi: u64 = classes.iter().map(|c| c.options[0].1).sum();
         // The per-view prescription played out: a strategy to beat.
-        let mut best = {
-            let choice = vec![0; classes.len()];
-            let mut total = 0;
-            for (seen, part) in Self::parts(&classes, &choice) {
-                total += self.part_total(history, seen, &part, true);
-            }
-            total
-        };
+        let mut best = self.per_view_total(history, &classes);
         if best < hi && !self.out_of_time() {
             // suffix[i]: the bound of classes i.. each at its best.
             let mut suffix = vec![0u64; classes.len() + 1];
