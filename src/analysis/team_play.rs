@@ -71,14 +71,11 @@ pub struct TeamMoveReport {
     pub action: String,
     /// Both values proven (no time limit stopped them).
     pub proven: bool,
-    pub score: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score_upper: Option<String>,
     /// Hand slot as hanab.live numbers it (1 = newest), for plays and discards.
     pub slot: Option<u8>,
-    pub win: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub win_upper: Option<String>,
+    /// `win`, `score` and their upper bounds, beside the other keys.
+    #[serde(flatten)]
+    pub figures: WinAndScore,
     #[serde(skip)]
     bounds: (Bounds, Bounds),
 }
@@ -148,11 +145,8 @@ impl TeamReport {
                 TeamMoveReport {
                     action,
                     proven: win.exact() && score.exact(),
-                    score: figures.score,
-                    score_upper: figures.score_upper,
                     slot,
-                    win: figures.win,
-                    win_upper: figures.win_upper,
+                    figures,
                     bounds: (win, score),
                 }
             })
@@ -259,15 +253,7 @@ impl fmt::Display for TeamReport {
         let cells: Vec<(String, String)> = self
             .moves
             .iter()
-            .map(|m| {
-                WinAndScore {
-                    score: m.score.clone(),
-                    score_upper: m.score_upper.clone(),
-                    win: m.win.clone(),
-                    win_upper: m.win_upper.clone(),
-                }
-                .words(n, m.bounds.0, m.bounds.1)
-            })
+            .map(|m| m.figures.words(n, m.bounds.0, m.bounds.1))
             .collect();
         let ww = cells.iter().map(|c| c.0.len()).max().unwrap_or(3).max(3);
         let sw = cells.iter().map(|c| c.1.len()).max().unwrap_or(5).max(5);
