@@ -11,7 +11,8 @@ use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hidden::exact::orders;
-use hanabi_solver::hidden::team::{team, FirstMove, TeamConfig};
+use hanabi_solver::hidden::team::{team, Bounds, FirstMove, TeamConfig};
+use hanabi_solver::hidden::worlds::MergeDead;
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};
 use hanabi_solver::state::{Action, Deal, State};
@@ -835,17 +836,17 @@ fn team_play_equals_a_plain_enumeration_of_joint_strategies() {
         assert_eq!(team.target, target);
         assert!(team.win.team.exact() && team.score.team.exact());
         assert!(
-            same_fraction(team.win.team.lo, team.worlds, win, n),
+            same_fraction(team.win.team.lo, team.total, win, n),
             "win {}/{} against the reference {win}/{n}\n{}",
             team.win.team.lo,
-            team.worlds,
+            team.total,
             position::to_text(&PositionFile::from_state(&deals[0], &worlds[0].state, &[]))
         );
         assert!(
-            same_fraction(team.score.team.lo, team.worlds, score, n),
+            same_fraction(team.score.team.lo, team.total, score, n),
             "score {}/{} against the reference {score}/{n}",
             team.score.team.lo,
-            team.worlds
+            team.total
         );
         // Every bound in its place: the per-view policy played <= team <= per-view <= cheat.
         for g in [&team.win, &team.score] {
@@ -865,7 +866,7 @@ fn team_play_equals_a_plain_enumeration_of_joint_strategies() {
             let mut budget = 4_000;
             if let Some(r) = ref_team(&deals, &worlds, Some(target), Some(family), &mut budget) {
                 assert!(
-                    value.exact() && same_fraction(value.lo, team.worlds, r, n),
+                    value.exact() && same_fraction(value.lo, team.total, r, n),
                     "{m:?}"
                 );
                 assert!(value.lo <= team.win.team.lo);
@@ -882,6 +883,78 @@ fn team_play_equals_a_plain_enumeration_of_joint_strategies() {
     assert!(
         below_cheat >= 30,
         "too few positions where hidden cards cost anything"
+    );
+}
+
+/// Merging dead cards (what the team search does when the worlds are too many) gives proven
+/// bounds: on small positions its lower figures are at most the exact values and its upper
+/// ones at least, for the team, the per-view estimate and every first move; it counts the same
+/// arrangements as listing them one by one; and the every-card-known average is the same.
+#[test]
+fn merged_dead_cards_bound_the_exact_team_values() {
+    let mut rng = Rng(4242);
+    let (mut compared, mut fewer, mut lossy, mut met) = (0, 0, 0, 0);
+    for _ in 0..50_000 {
+        if compared >= 300 {
+            break;
+        }
+        let Some(pos) = random_team_position(&mut rng) else {
+            continue;
+        };
+        if pos.unseen().len() > 5 {
+            continue;
+        }
+        let exact = team(&pos, &TeamConfig::default()).unwrap();
+        let config = TeamConfig {
+            merge_dead: MergeDead::Always,
+            ..TeamConfig::default()
+        };
+        let merged = match team(&pos, &config) {
+            Ok(m) => m,
+            Err(e) if e.to_string().contains("cannot be merged") => continue,
+            Err(e) => panic!("{e}"),
+        };
+        let text = position::to_text(&PositionFile::from_position(&pos));
+        assert_eq!(merged.arrangements, exact.arrangements, "{text}");
+        let (n, m) = (exact.total as u128, merged.total as u128);
+        // lo/m <= v/n <= hi/m
+        let within = |b: &Bounds, v: u64| {
+            b.lo as u128 * n <= v as u128 * m && v as u128 * m <= b.hi as u128 * n
+        };
+        for (e, g) in [(&exact.win, &merged.win), (&exact.score, &merged.score)] {
+            assert!(exact.merged_worlds.is_none() && e.team.exact());
+            assert!(
+                within(&g.team, e.team.lo),
+                "{:?} {:?}\n{text}",
+                g.team,
+                e.team
+            );
+            assert!(same_fraction(
+                g.cheat.lo,
+                merged.total,
+                e.cheat.lo,
+                exact.total
+            ));
+            assert!(within(&g.per_view, e.per_view.lo), "{text}");
+            assert!(g.per_view_played <= g.team.lo);
+            for (fm, fe) in &e.moves {
+                let (_, fg) = g.moves.iter().find(|(x, _)| x == fm).expect("same moves");
+                assert!(within(fg, fe.lo), "{fm:?} {fg:?} {fe:?}\n{text}");
+            }
+            lossy += (g.team.lo as u128 * n < e.team.lo as u128 * m) as usize;
+            met += g.team.exact() as usize;
+        }
+        fewer += (merged.merged_worlds.unwrap() < exact.total) as usize;
+        compared += 1;
+    }
+    eprintln!(
+        "{compared} positions, {fewer} with fewer worlds merged, {met} goals exact when merged, \
+         {lossy} below the exact value"
+    );
+    assert!(compared >= 300);
+    assert!(
+        fewer >= 60,
+        "merging should shrink many positions, only {fewer} did"
     );
 }
 
@@ -954,7 +1027,7 @@ fn team_play_with_every_card_known_is_the_open_value() {
         let names: Vec<String> = (0..rules.players).map(|p| format!("P{p}")).collect();
         let pos = Position::new(&PositionFile::from_state(&deal, &state, &names)).unwrap();
         let result = team(&pos, &TeamConfig::default()).unwrap();
-        assert_eq!(result.worlds, 1);
+        assert_eq!((result.total, result.arrangements), (1, 1));
         let open = reference(&deal, &state, &mut HashMap::new()) as u64;
         assert_eq!((result.score.team.lo, result.score.team.hi), (open, open));
         let won = (open >= result.target as u64) as u64;

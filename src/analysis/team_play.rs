@@ -107,7 +107,12 @@ pub struct TeamReport {
     pub team: WinAndScore,
     pub to_move: String,
     /// Ways the hidden cards may lie that fit what the players know, all equally likely.
-    pub worlds: u64,
+    pub worlds: u128,
+    /// Where those were too many to search one by one: the worlds searched, one per placement
+    /// of the cards still alive (dead cards merged; the team values are then bounds unless
+    /// they meet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_worlds: Option<u64>,
     #[serde(skip)]
     result: Team,
 }
@@ -121,7 +126,7 @@ impl TeamReport {
             label: viewed.label.clone(),
             error,
         })?;
-        let n = result.worlds;
+        let n = result.total;
         let mover = pos.turn as usize;
         let hand_len = pos.hands[mover].len() as u8;
         let mut moves: Vec<TeamMoveReport> = result
@@ -173,7 +178,8 @@ impl TeamReport {
             target: result.target,
             team: WinAndScore::of(result.win.team, result.score.team, n),
             to_move: pos.names[mover].clone(),
-            worlds: n,
+            worlds: result.arrangements,
+            merged_worlds: result.merged_worlds,
             result,
         })
     }
@@ -183,16 +189,26 @@ impl TeamReport {
 impl fmt::Display for TeamReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = &self.result;
-        let n = self.worlds;
+        let n = r.total;
+        let worlds = self.worlds;
         writeln!(f, "Position: {}; {} to move", self.position, self.to_move)?;
         writeln!(
             f,
-            "Team play: {n} equally likely world{} fit what the players know (every hidden card \
-             seen by all but its holder). Each player acts only on what it has seen; \"win\" is \
-             reaching {}, \"score\" the final score, each maximised on its own.",
-            if n == 1 { "" } else { "s" },
+            "Team play: {worlds} equally likely world{} fit what the players know (every hidden \
+             card seen by all but its holder). Each player acts only on what it has seen; \"win\" \
+             is reaching {}, \"score\" the final score, each maximised on its own.",
+            if worlds == 1 { "" } else { "s" },
             self.target
         )?;
+        if let Some(merged) = self.merged_worlds {
+            writeln!(
+                f,
+                "Too many to search one by one: searched as {merged} worlds, one per placement of \
+                 the cards still alive, dead cards merged. The team figures are then what the \
+                 best team reaches telling dead cards apart by nothing but what is public (a \
+                 lower bound: every such strategy is a real one), up to every card known."
+            )?;
+        }
         let rows = [
             (
                 if self.proven {

@@ -21,6 +21,7 @@ use hanabi_solver::analysis::{
 use hanabi_solver::hanablive::address::GameAddress;
 use hanabi_solver::hanablive::{self, link};
 use hanabi_solver::hidden::team::TeamConfig;
+use hanabi_solver::hidden::worlds::MergeDead;
 use hanabi_solver::hidden::ExactConfig;
 use hanabi_solver::search::{deadline_after, SolveConfig, Tuning};
 use hanabi_solver::seed::seed_from_link;
@@ -118,10 +119,16 @@ pub struct SolveArgs {
     /// stops with proven bounds.
     #[arg(long, conflicts_with_all = ["samples", "exact"])]
     pub team: bool,
-    /// With --team: refuse a position with more worlds (ways the hidden cards may lie) than
-    /// this; each is kept in memory.
+    /// With --team: the most worlds (ways the hidden cards may lie) searched one by one; each
+    /// is kept in memory. Past it, the dead cards (those that can never be played) are merged:
+    /// one world per placement of the live cards, and the team value becomes proven bounds
+    /// (exact where they meet). A position with more merged worlds than this is refused.
     #[arg(long, value_name = "N", default_value_t = hanabi_solver::hidden::team::DEFAULT_MAX_WORLDS, requires = "team")]
     pub max_worlds: u64,
+    /// With --team: merge the dead cards even when the worlds are few (to compare the bounds
+    /// of the merged search with the exact value).
+    #[arg(long, requires = "team")]
+    pub merge_dead: bool,
 }
 
 /// Limits and resources of a search.
@@ -376,6 +383,11 @@ fn run_hidden(
         let team_config = TeamConfig {
             time_limit: time_left(deadline),
             max_worlds: args.max_worlds,
+            merge_dead: if args.merge_dead {
+                MergeDead::Always
+            } else {
+                MergeDead::WhenTooMany
+            },
             search: SolveConfig {
                 threads: 1,
                 time_limit: None,

@@ -18,6 +18,7 @@ pub mod exact;
 pub mod fill;
 pub mod sample;
 pub mod team;
+pub mod worlds;
 
 pub use exact::{exact, Exact, ExactConfig, ExactError, ExactMove, Fraction};
 pub use fill::Filler;

@@ -34,7 +34,8 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::exact::Fraction;
-use crate::game::card::{Card, KINDS};
+use super::worlds::{MergeDead, Worlds, WorldsError};
+use crate::game::card::Card;
 use crate::game::rules::Rules;
 use crate::game::variant::ClueReveals;
 use crate::position::Position;
@@ -121,6 +122,8 @@ pub struct TeamConfig {
     pub time_limit: Option<Duration>,
     /// Refuse positions with more worlds than this (each world is kept in memory).
     pub max_worlds: u64,
+    /// When dead cards are merged ([`Worlds::of`]).
+    pub merge_dead: MergeDead,
     /// The perfect-information searches that give each world's bound.
     pub search: SolveConfig,
 }
@@ -133,6 +136,7 @@ impl Default for TeamConfig {
         TeamConfig {
             time_limit: None,
             max_worlds: DEFAULT_MAX_WORLDS,
+            merge_dead: MergeDead::default(),
             search: SolveConfig {
                 tt_mb: 64,
                 ..SolveConfig::default()
@@ -181,11 +185,30 @@ pub struct GoalValues {
     pub moves: Vec<(FirstMove, Bounds)>,
 }
 
+impl GoalValues {
+    /// Turns the values of the merged game (dead cards told apart by nothing but what is
+    /// public) into proven bounds of the real one: its strategies are strategies of the real
+    /// game, so its values are lower bounds there, and the every-card-known figures are upper
+    /// bounds of both. The per-view estimate of the real game lies between the merged one
+    /// (coarser classes) and the every-card-known one.
+    /// Each first move's upper bound is set where it is computed (each world's best move).
+    fn widen_to_real_game(&mut self) {
+        let cheat = self.cheat.hi;
+        self.team.hi = cheat.max(self.team.lo);
+        self.per_view.hi = cheat.max(self.per_view.lo);
+    }
+}
+
 /// The answer of [`team`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Team {
-    /// Worlds that fit the position.
-    pub worlds: u64,
+    /// What the totals of [`Bounds`] are out of: the worlds, or with dead cards merged, the
+    /// sum of their weights.
+    pub total: u64,
+    /// Arrangements of card kinds that fit the position, all equally likely.
+    pub arrangements: u128,
+    /// With dead cards merged, the number of merged worlds searched.
+    pub merged_worlds: Option<u64>,
     /// The most the fireworks can still reach: what winning means.
     pub target: u8,
     pub win: GoalValues,
@@ -200,123 +223,17 @@ pub struct Team {
 pub enum TeamError {
     #[error("{0}")]
     Position(String),
-    #[error("{worlds} worlds (ways the hidden cards may lie) fit the position, more than --max-worlds {max}: exact team play is for endgames with few cards unknown to their holders (try a later turn, or raise --max-worlds if memory allows)")]
-    TooManyWorlds { worlds: String, max: u64 },
-    #[error("no arrangement of the unseen cards fits what the players know of their cards")]
-    NoWorld,
+    #[error(transparent)]
+    Worlds(#[from] WorldsError),
     #[error("{0} hides a player's own played cards from it, which team play does not model")]
     PlaysHidden(String),
 }
 
-/// The worlds of `position`: the deals (one per distinct pile) and each world's state.
-pub struct Worlds {
-    pub deals: Vec<Deal>,
-    pub deal_of: Vec<u32>,
-    pub states: Vec<State>,
-}
-
-impl Worlds {
-    /// Every filling of the position's hidden cards that fits the hints of its hand cards,
-    /// each distinct arrangement of card kinds once (copies of a kind are interchangeable, and
-    /// every arrangement stands for the same number of arrangements of physical cards).
-    pub fn of(position: &Position, max: u64) -> Result<Worlds, TeamError> {
-        let unseen = position.unseen();
-        let mut counts = [0u8; KINDS];
-        for c in &unseen {
-            counts[c.kind()] += 1;
-        }
-        let mut masks = position.hidden_hand_hints();
-        masks.extend(
-            position
-                .pile
-                .iter()
-                .filter(|c| c.is_none())
-                .map(|_| u64::MAX),
-        );
-        let mut fills = Vec::new();
-        let mut current = Vec::with_capacity(masks.len());
-        let mut too_many = false;
-        enumerate(
-            &masks,
-            &mut counts,
-            &mut current,
-            &mut fills,
-            max,
-            &mut too_many,
-        );
-        if too_many {
-            return Err(TeamError::TooManyWorlds {
-                worlds: format!("more than {max}"),
-                max,
-            });
-        }
-        if fills.is_empty() {
-            return Err(TeamError::NoWorld);
-        }
-        let mut worlds = Worlds {
-            deals: Vec::new(),
-            deal_of: Vec::with_capacity(fills.len()),
-            states: Vec::with_capacity(fills.len()),
-        };
-        let mut pile_index: HashMap<Vec<Card>, u32> = HashMap::new();
-        for fill in fills {
-            let (deal, state) = position
-                .fill(&fill)
-                .map_err(|e| TeamError::Position(e.to_string()))?;
-            let index = *pile_index.entry(deal.pile.clone()).or_insert_with(|| {
-                worlds.deals.push(deal);
-                worlds.deals.len() as u32 - 1
-            });
-            worlds.deal_of.push(index);
-            worlds.states.push(state);
-        }
-        Ok(worlds)
-    }
-
-    pub fn len(&self) -> usize {
-        self.states.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
-    }
-}
-
-/// Appends to `out` every kind sequence for the slots `masks[current.len()..]` from `counts`.
-fn enumerate(
-    masks: &[u64],
-    counts: &mut [u8; KINDS],
-    current: &mut Vec<Card>,
-    out: &mut Vec<Vec<Card>>,
-    max: u64,
-    too_many: &mut bool,
-) {
-    if *too_many {
-        return;
-    }
-    let slot = current.len();
-    if slot == masks.len() {
-        if out.len() as u64 >= max {
-            *too_many = true;
-        } else {
-            out.push(current.clone());
-        }
-        return;
-    }
-    for k in 0..KINDS {
-        if counts[k] == 0 || masks[slot] & (1 << k) == 0 {
-            continue;
-        }
-        counts[k] -= 1;
-        current.push(Card::from_kind(k));
-        enumerate(masks, counts, current, out, max, too_many);
-        current.pop();
-        counts[k] += 1;
-    }
-}
-
-/// The moves the player to move may make in `state`, each clue given concretely.
-pub fn team_actions(deal: &Deal, state: &State) -> Vec<TeamAction> {
+/// The moves the player to move may make in `state`, each clue given concretely. With dead
+/// cards merged, only clues that touch a live card: whether a clue touches a dead card is not
+/// known in a merged world, and a clue that touches a live card can be given in every world
+/// it stands for.
+pub fn team_actions(deal: &Deal, state: &State, merged: bool) -> Vec<TeamAction> {
     let rules = &deal.rules;
     let mut out = Vec::new();
     if state.is_over() {
@@ -332,6 +249,17 @@ pub fn team_actions(deal: &Deal, state: &State) -> Vec<TeamAction> {
     if state.clues >= tokens.clue_cost {
         for target in (0..rules.players as usize).filter(|&t| t != p) {
             let hand = state.hand(target);
+            let live: Vec<Card>;
+            let hand = if merged {
+                live = hand
+                    .iter()
+                    .copied()
+                    .filter(|&c| !state.is_trash(rules, c))
+                    .collect();
+                &live[..]
+            } else {
+                hand
+            };
             for colour in [true, false] {
                 if tokens.alternating && state.last_clue == Some(colour) {
                     continue;
@@ -346,6 +274,22 @@ pub fn team_actions(deal: &Deal, state: &State) -> Vec<TeamAction> {
                     }
                 }
             }
+            let any_given = out.last().is_some_and(
+                |a| matches!(a, TeamAction::Clue { target: t, .. } if *t as usize == target),
+            );
+            if merged
+                && !any_given
+                && rules.variant.every_card_clueable()
+                && !state.hand(target).is_empty()
+            {
+                // Only dead cards to touch: some clue can be given in every world, which one
+                // depending on the world, and the merged game sees only whom it went to.
+                out.push(TeamAction::Clue {
+                    target: target as u8,
+                    colour: false,
+                    index: ANY_CLUE,
+                });
+            }
         }
     }
     if state.can_deck_play(deal) {
@@ -355,24 +299,31 @@ pub fn team_actions(deal: &Deal, state: &State) -> Vec<TeamAction> {
 }
 
 /// What every player sees of `action` in a world, as one number: the action's public form and
-/// the card it showed (a play or discard) or the slots a clue touched and what it said.
-fn observe(deal: &Deal, state: &State, action: TeamAction) -> u64 {
+/// the card it showed (a play or discard) or the slots a clue touched and what it said. With
+/// dead cards merged, a dead card shows only that it is dead and a clue only what it said.
+fn observe(deal: &Deal, state: &State, action: TeamAction, merged: bool) -> u64 {
     let rules = &deal.rules;
     let p = state.turn as usize;
+    let shown = |c: Card| seen_kind(rules, state, c, merged) as u64;
     match action {
-        TeamAction::Play(i) => (state.hand(p)[i as usize].kind() as u64) << 8 | (i as u64) << 2,
-        TeamAction::Discard(i) => {
-            (state.hand(p)[i as usize].kind() as u64) << 8 | (i as u64) << 2 | 1
-        }
-        TeamAction::DeckPlay => (deal.pile[state.drawn as usize].kind() as u64) << 8 | 2,
+        TeamAction::Play(i) => shown(state.hand(p)[i as usize]) << 8 | (i as u64) << 2,
+        TeamAction::Discard(i) => shown(state.hand(p)[i as usize]) << 8 | (i as u64) << 2 | 1,
+        TeamAction::DeckPlay => shown(deal.pile[state.drawn as usize]) << 8 | 2,
         TeamAction::Clue {
             target,
             colour,
             index,
         } => {
-            let touched = rules
-                .clue_touch(colour, index as usize, state.hand(target as usize))
-                .expect("a legal clue");
+            if index == ANY_CLUE {
+                return (target as u64) << 2 | 3;
+            }
+            let touched = if merged {
+                0
+            } else {
+                rules
+                    .clue_touch(colour, index as usize, state.hand(target as usize))
+                    .expect("a legal clue")
+            };
             let said = match rules.variant.clue_reveals() {
                 ClueReveals::Value => 1 + u64::from(colour) * 64 + index as u64,
                 ClueReveals::Type => 1 + u64::from(colour) * 64,
@@ -382,6 +333,23 @@ fn observe(deal: &Deal, state: &State, action: TeamAction) -> u64 {
         }
     }
 }
+
+/// What a player sees of card `c`: its kind, or with dead cards merged, [`DEAD_SEEN`] for a
+/// dead card (whether a card is dead is public: it follows from the fireworks and discards).
+fn seen_kind(rules: &Rules, state: &State, c: Card, merged: bool) -> u8 {
+    if merged && state.is_trash(rules, c) {
+        DEAD_SEEN
+    } else {
+        c.kind() as u8
+    }
+}
+
+/// The `index` of a clue to a player whose cards are all dead, with dead cards merged: some
+/// clue that touches one of them.
+const ANY_CLUE: u8 = u8::MAX;
+
+/// How a dead card looks with dead cards merged: no kind has this number.
+const DEAD_SEEN: u8 = u8::MAX;
 
 /// One world at a node: its index and its state there.
 type Entry = (u32, State);
@@ -441,23 +409,27 @@ impl<'a> Search<'a> {
         &self.worlds.deals[self.worlds.deal_of[world as usize] as usize]
     }
 
-    /// A finished world's worth.
+    /// A finished world's worth, times its weight.
     fn outcome(&self, world: u32, state: &State) -> u64 {
         let score = state.score(&self.deal(world).rules);
-        match self.goal {
+        let worth = match self.goal {
             Goal::Win => u64::from(score >= self.target),
             Goal::Score => u64::from(score),
-        }
+        };
+        worth * self.worlds.weights[world as usize]
     }
 
-    /// The most a world can be worth from `state` with every card known (a proven bound).
+    /// The most a world can be worth from `state` with every card known (a proven bound),
+    /// times its weight. With dead cards merged it bounds every world the merged one stands
+    /// for: with every card known, which dead card lies where changes nothing.
     fn cheat(&mut self, world: u32, state: &State) -> u64 {
         if state.is_over() {
             return self.outcome(world, state);
         }
+        let weight = self.worlds.weights[world as usize];
         let d = self.worlds.deal_of[world as usize];
         if let Some(&v) = self.cheat.get(&(d, *state)) {
-            return v;
+            return v * weight;
         }
         let deal = self.deal(world);
         let config = self.config;
@@ -473,7 +445,28 @@ impl<'a> Search<'a> {
             Goal::Score => u64::from(bound),
         };
         self.cheat.insert((d, *state), v);
-        v
+        v * weight
+    }
+
+    /// The every-card-known bound of first move `m`: each world at its best move among those
+    /// `m` admits (its best move where `m` is not legal there), summed.
+    fn world_move_bound(&mut self, root: &[Entry], m: FirstMove) -> u64 {
+        let mut total = 0;
+        for &(w, s) in root {
+            let deal = self.deal(w);
+            let mut best = None;
+            for a in team_actions(deal, &s, false) {
+                if m.admits(a) {
+                    let v = self.cheat(w, &s.apply_unchecked(deal, a.engine(&deal.rules)));
+                    best = best.max(Some(v));
+                }
+            }
+            total += match best {
+                Some(v) => v,
+                None => self.cheat(w, &s),
+            };
+        }
+        total
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -502,7 +495,7 @@ impl<'a> Search<'a> {
         let mut classes = Vec::with_capacity(members.len());
         for member in members {
             let (w0, s0) = entries[member[0]];
-            let mut actions = team_actions(self.deal(w0), &s0);
+            let mut actions = team_actions(self.deal(w0), &s0, self.worlds.merged);
             if let Some(first) = first {
                 if actions.iter().any(|&a| first.admits(a)) {
                     actions.retain(|&a| first.admits(a));
@@ -515,7 +508,7 @@ impl<'a> Search<'a> {
                 for &i in &member {
                     let (w, s) = entries[i];
                     let deal = self.deal(w);
-                    let seen = observe(deal, &s, action);
+                    let seen = observe(deal, &s, action, self.worlds.merged);
                     let next = s.apply_unchecked(deal, action.engine(&deal.rules));
                     bound += self.cheat(w, &next);
                     after.push((seen, (w, next)));
@@ -691,15 +684,18 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// What the player to move sees in `state`: the other hands.
+    /// What the player to move sees in `state`: the other hands (dead cards only as dead
+    /// where they are merged).
     fn view(&self, state: &State) -> Vec<u8> {
         let p = state.turn as usize;
-        let players = self.worlds.deals[0].rules.players as usize;
-        (0..players)
+        let rules = &self.worlds.deals[0].rules;
+        let merged = self.worlds.merged;
+        (0..rules.players as usize)
             .filter(|&q| q != p)
             .flat_map(|q| {
                 let hand = state.hand(q);
-                std::iter::once(hand.len() as u8).chain(hand.iter().map(|c| c.kind() as u8))
+                std::iter::once(hand.len() as u8)
+                    .chain(hand.iter().map(|&c| seen_kind(rules, state, c, merged)))
             })
             .collect()
     }
@@ -708,7 +704,7 @@ impl<'a> Search<'a> {
     /// order of [`team_actions`] (the same for every world that player cannot tell apart).
     fn last_turn_sums(&self, &(w, state): &Entry) -> Vec<u64> {
         let deal = self.deal(w);
-        team_actions(deal, &state)
+        team_actions(deal, &state, self.worlds.merged)
             .into_iter()
             .map(|a| self.outcome(w, &state.apply_unchecked(deal, a.engine(&deal.rules))))
             .collect()
@@ -816,7 +812,7 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
     if variant.plays_hidden() {
         return Err(TeamError::PlaysHidden(variant.name.clone()));
     }
-    let worlds = Worlds::of(position, config.max_worlds)?;
+    let worlds = Worlds::of(position, config.max_worlds, config.merge_dead)?;
     let root: Vec<Entry> = (0..worlds.len() as u32)
         .map(|w| (w, worlds.states[w as usize]))
         .collect();
@@ -852,24 +848,35 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
                 })
                 .sum()
         };
-        let bounds: Vec<u64> = moves.iter().map(|&m| move_bound(m)).collect();
+        let mut bounds: Vec<u64> = moves.iter().map(|&m| move_bound(m)).collect();
         drop(classes);
+        if worlds.merged {
+            // The merged classes are coarser than what the players see, so the per-class
+            // bounds bound only the merged game; each world's own best bounds the real one.
+            bounds = moves
+                .iter()
+                .map(|&m| search.world_move_bound(&root, m))
+                .collect();
+        }
         let per_view_played = search.played_total(&mut Vec::new(), &root);
         let team = search.total(&mut Vec::new(), &root, None);
         let moves = moves
             .into_iter()
             .zip(bounds)
             .map(|(m, hi)| {
-                let value = if search.out_of_time() {
+                let mut value = if search.out_of_time() {
                     Bounds { lo: 0, hi }
                 } else {
                     search.total(&mut Vec::new(), &root, Some(m))
                 };
+                if worlds.merged {
+                    value.hi = hi.max(value.lo);
+                }
                 (m, value)
             })
             .collect();
         nodes += search.nodes;
-        values.push(GoalValues {
+        let mut values_of_goal = GoalValues {
             goal,
             team,
             cheat: Bounds {
@@ -882,12 +889,18 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
             },
             per_view_played,
             moves,
-        });
+        };
+        if worlds.merged {
+            values_of_goal.widen_to_real_game();
+        }
+        values.push(values_of_goal);
     }
     let score = values.pop().expect("two goals");
     let win = values.pop().expect("two goals");
     Ok(Team {
-        worlds: worlds.len() as u64,
+        total: worlds.total_weight(),
+        arrangements: worlds.arrangements,
+        merged_worlds: worlds.merged.then_some(worlds.len() as u64),
         target,
         win,
         score,
