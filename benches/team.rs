@@ -1,8 +1,10 @@
 //! Criterion benches of exact team play (`solve --team`): the shared reference positions, and
 //! the final round of the committed 2-player game (games/2p-p2v0s2-bad-discard.json), where
 //! each player's knowledge of its own cards comes from the game's clues: turn 69 (the last
-//! turn, 8,640 worlds) and turn 68 (both final turns, 8,640 worlds). One thread. Run with
-//! `cargo bench --bench team`.
+//! turn, 8,640 worlds) and turn 68 (both final turns, 8,640 worlds); and the last turns of the
+//! real 4-player game games/4p-game-194321.json, whose 10^15 worlds are searched with the dead
+//! cards merged: turn 46 (one merged world) and turn 45 (16 merged worlds, four turns left).
+//! One thread. Run with `cargo bench --bench team`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,11 +32,16 @@ fn teams(c: &mut Criterion) {
     ] {
         cases.push((file.to_string(), Source::PositionFile(here(file))));
     }
-    for turn in [69, 68] {
+    for (game, turn) in [
+        ("2p-p2v0s2-bad-discard", 69),
+        ("2p-p2v0s2-bad-discard", 68),
+        ("4p-game-194321", 46),
+        ("4p-game-194321", 45),
+    ] {
         cases.push((
-            format!("2p game turn {turn}"),
+            format!("{game} turn {turn}"),
             Source::Game {
-                path: here("games/2p-p2v0s2-bad-discard.json"),
+                path: here(&format!("games/{game}.json")),
                 turn,
                 site: link::SITE.to_string(),
             },

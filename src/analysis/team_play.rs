@@ -203,10 +203,11 @@ impl fmt::Display for TeamReport {
         if let Some(merged) = self.merged_worlds {
             writeln!(
                 f,
-                "Too many to search one by one: searched as {merged} worlds, one per placement of \
-                 the cards still alive, dead cards merged. The team figures are then what the \
+                "Too many to search one by one: searched as {merged} world{}, one per placement \
+                 of the cards still alive, dead cards merged. The team figures are then what the \
                  best team reaches telling dead cards apart by nothing but what is public (a \
-                 lower bound: every such strategy is a real one), up to every card known."
+                 lower bound: every such strategy is a real one), up to every card known.",
+                if merged == 1 { "" } else { "s" }
             )?;
         }
         let rows = [
