@@ -28,7 +28,7 @@ pub struct BoundSet {
     /// One play per turn (with `timing`): the plays that timing allows no sooner than card
     /// action `t` must all fit in the actions from `t` to the end, for every `t`.
     pub schedule: bool,
-    /// Seats of the last turns (with `timing`; see [`seat_cut`]): the card action that draws
+    /// Seats of the last turns (with `timing`; see [`seat_bound`]): the card action that draws
     /// the pile's last card and the final round's turns are taken by the players in seat
     /// order, so a card played at one of them must be in the hand of that turn's player. Not
     /// for the pool game, where any hand's card may be played at any turn.
@@ -100,7 +100,7 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     // The schedule rule's tally: `first[a]` counts the cards first playable at action `a`.
     let schedule = set.schedule && set.timing && !rules.endless;
     let mut first = [0u8; 72];
-    // The seat rule's chains (see [`seat_cut`]): each suit's cards that timing places at or
+    // The seat rule's chains (see [`seat_bound`]): each suit's cards that timing places at or
     // after the card action that draws the pile's last card (in the final round, all of them).
     let seats = set.seats && set.timing && !rules.endless;
     let mut late = [LateChain::EMPTY; MAX_SUITS];
@@ -208,15 +208,24 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     if capacity {
         total = total.saturating_sub(over_capacity(rules, &keep, held, pile_left));
     }
-    if constrained != 0 {
-        let cut = seat_cut(deal, state, &late, constrained, pile_left, slots);
-        total = total.min(timing_total - cut);
-    }
     if set.pace {
         total = total.min(current.saturating_add(slots));
     }
     if schedule {
         total = total.min(current + most_plays(&first, slots) + open_gain);
+    }
+    if constrained != 0 {
+        let seated = seat_bound(
+            deal,
+            state,
+            &late,
+            constrained,
+            pile_left,
+            slots,
+            timing_total,
+            total.min(perfect),
+        );
+        total = total.min(seated);
     }
     total.min(perfect)
 }
@@ -290,7 +299,7 @@ fn over_capacity(
 }
 
 /// One suit's cards, in order, that timing places at or after the card action drawing the
-/// pile's last card (see [`seat_cut`]), and the action of the suit's card before them (0 for
+/// pile's last card (see [`seat_bound`]), and the action of the suit's card before them (0 for
 /// none). For each card: the first action at which timing allows a copy to be played, and the
 /// seats that may play it from that action on, written twice over (bits `0..players` and again
 /// from bit `players`), so that shifting right by `D` leaves, at bit `r`, whether the player
@@ -326,8 +335,8 @@ impl LateChain {
     }
 }
 
-/// The seat rule: how many of the cards that timing allows must still be given up because
-/// the last turns are taken in seat order.
+/// The seat rule: a bound on the score, given the timing bound `timing_total`, from the seats
+/// that take the last turns.
 ///
 /// Call `D` the player whose card action draws the pile's last card, action `pile_left` (of
 /// the card actions still to come, counted from 1). The final round then gives each player one
@@ -341,20 +350,26 @@ impl LateChain {
 /// their hand: a copy held now by that seat (cards never change hands), a copy still in the
 /// pile before its last card (whoever drew it may be that seat), or the pile's last card,
 /// which `D` draws at action `pile_left` and can play at `D`'s final turn (or at once, blind,
-/// with deck plays). Each suit's cards are played in order, one per action: the earliest action
-/// each card can take, in turn, is the best any line does, so the cards left over in that
-/// schedule are never played. For each possible `D`, every suit's leftovers add up (a line has
-/// one `D`); the fewest over all `D` is given up whatever the line, so the timing bound less
-/// that is still a bound. Cards before a suit's late chain keep their timing actions, which
-/// come before action `pile_left`, where any seat may act.
+/// with deck plays). Each suit's cards are played in order, one per action: taking, card after
+/// card, the first action whose player may play it gives each card the earliest action any
+/// line can give it, so the cards left over in that schedule are never played. Cards before a
+/// suit's late chain keep their timing actions, which come before action `pile_left`, where
+/// any seat may act.
+///
+/// For one `D`, the score is then at most the timing bound less every suit's leftovers. A line
+/// has one `D`, so the most of these over the possible `D` is a bound. The search over `D`
+/// stops once it reaches `enough` (the other bounds' least), which it can then no longer lower.
 #[inline(never)]
-fn seat_cut(
+#[allow(clippy::too_many_arguments)]
+fn seat_bound(
     deal: &Deal,
     state: &State,
     late: &[LateChain; MAX_SUITS],
     constrained: u8,
     pile_left: u8,
     slots: u8,
+    timing_total: u8,
+    enough: u8,
 ) -> u8 {
     let players = deal.rules.players;
     // The seats `D` may be: any before the final round; in it, the seat before the mover.
@@ -373,7 +388,7 @@ fn seat_cut(
     } else {
         0
     };
-    let mut fewest = u8::MAX;
+    let mut best = 0u8;
     for d in 0..players {
         if candidates & (1 << d) == 0 {
             continue;
@@ -403,10 +418,10 @@ fn seat_cut(
             }
             cut += chain.len - fit;
         }
-        fewest = fewest.min(cut);
-        if fewest == 0 {
+        best = best.max(timing_total - cut);
+        if best >= enough {
             break;
         }
     }
-    fewest
+    best
 }
