@@ -160,6 +160,7 @@ pub fn turn_loss(deal: &Deal, before: &State, after: &State, max_before: u8) -> 
         let timing = BoundSet {
             capacity: false,
             schedule: false,
+            seats: false,
             ..BoundSet::ALL
         };
         upper_bound(deal, after, timing) < max_before

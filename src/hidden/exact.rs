@@ -218,6 +218,7 @@ const ORDER_FREE: BoundSet = BoundSet {
     timing: false,
     capacity: false,
     schedule: false,
+    seats: false,
 };
 
 /// One thread's search: its own copy of the deal, whose hidden pile slots it overwrites with

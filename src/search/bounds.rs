@@ -2,6 +2,8 @@
 //! node before any move is generated.
 
 use super::goal::Goal;
+use crate::game::card::MAX_SUITS;
+use crate::game::rules::MAX_PLAYERS;
 use crate::state::{Deal, State, NOT_FINAL};
 
 /// Which bounds are on. All are on in normal use; tests turn each off to show it changes
@@ -26,6 +28,11 @@ pub struct BoundSet {
     /// One play per turn (with `timing`): the plays that timing allows no sooner than card
     /// action `t` must all fit in the actions from `t` to the end, for every `t`.
     pub schedule: bool,
+    /// Seats of the last turns (with `timing`; see [`seat_bound`]): the card action that draws
+    /// the pile's last card and the final round's turns are taken by the players in seat
+    /// order, so a card played at one of them must be in the hand of that turn's player. Not
+    /// for the pool game, where any hand's card may be played at any turn.
+    pub seats: bool,
 }
 
 impl BoundSet {
@@ -35,6 +42,7 @@ impl BoundSet {
         timing: true,
         capacity: true,
         schedule: true,
+        seats: true,
     };
     pub const NONE: BoundSet = BoundSet {
         copies: false,
@@ -42,7 +50,16 @@ impl BoundSet {
         timing: false,
         capacity: false,
         schedule: false,
+        seats: false,
     };
+
+    /// These bounds without the seat rule: the pool game's, where hands are one pool.
+    pub const fn without_seats(self) -> BoundSet {
+        BoundSet {
+            seats: false,
+            ..self
+        }
+    }
 }
 
 /// An upper bound on the final score reachable from `state` (which must not be over).
@@ -64,12 +81,15 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     // Card actions (plays or discards) still possible; each can add at most one to the score.
     let slots: u8 = card_actions_left(deal, state);
     let mut in_hand: u64 = 0;
+    // The kinds in each seat's hand.
+    let mut kinds_of = [0u64; MAX_PLAYERS];
     let mut held = 0u8;
     if set.timing {
-        for p in 0..rules.players as usize {
+        for (p, kinds) in kinds_of.iter_mut().enumerate().take(rules.players as usize) {
             for &c in state.hand(p) {
-                in_hand |= 1 << c.kind();
+                *kinds |= 1 << c.kind();
             }
+            in_hand |= *kinds;
             held += state.hand(p).len() as u8;
         }
     }
@@ -80,6 +100,12 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     // The schedule rule's tally: `first[a]` counts the cards first playable at action `a`.
     let schedule = set.schedule && set.timing && !rules.endless;
     let mut first = [0u8; 72];
+    // The seat rule's chains (see [`seat_bound`]): each suit's cards that timing places at or
+    // after the card action that draws the pile's last card (in the final round, all of them).
+    let seats = set.seats && set.timing && !rules.endless;
+    let mut late = [LateChain::EMPTY; MAX_SUITS];
+    // The suits whose late chain holds a card that not every seat may play.
+    let mut constrained = 0u8;
     let mut total = 0u8;
     // Points the stacks whose way is still open (Up or Down, Sudoku) may add: they take no
     // part in the timing, capacity and schedule tallies, which follow one plan card by card.
@@ -104,12 +130,14 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
             }
             if set.timing && !rules.endless {
                 // The first card action at which this card could be played.
+                let mut first_in_pile = None;
                 let earliest = if in_hand & (1 << kind) != 0 {
                     1
                 } else {
                     match deal.next_copy(state.drawn, kind) {
                         None => break,
                         Some(j) => {
+                            first_in_pile = Some(j);
                             let offset = j - state.drawn;
                             if offset + 1 < pile_left {
                                 offset + 2
@@ -126,6 +154,34 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
                 let slot = earliest.max(last_slot + 1);
                 if slot > slots {
                     break;
+                }
+                if seats && slot >= pile_left {
+                    // Who may play it from action `pile_left` on: the seats holding a copy,
+                    // any seat if the pile holds one before its last card, else `D` if the
+                    // last card is one.
+                    let in_pile = if in_hand & (1 << kind) != 0 {
+                        deal.next_copy(state.drawn, kind)
+                    } else {
+                        first_in_pile
+                    };
+                    // Pile cards are drawn at the action after their offset: the last card at
+                    // action `pile_left`.
+                    let drawn_at = in_pile.map_or(u8::MAX, |j| j - state.drawn + 1);
+                    let seats = if drawn_at < pile_left {
+                        (1 << rules.players) - 1
+                    } else {
+                        let mut seats = 0u8;
+                        for (p, kinds) in kinds_of.iter().enumerate() {
+                            seats |= (((kinds >> kind) & 1) as u8) << p;
+                        }
+                        seats
+                    };
+                    let last = drawn_at == pile_left;
+                    let all = (1 << rules.players) - 1;
+                    late[s as usize].push(seats, last, rules.players, earliest, last_slot);
+                    if seats != all {
+                        constrained |= 1 << s;
+                    }
                 }
                 last_slot = slot;
                 first[slot as usize] += 1;
@@ -147,6 +203,8 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     if rules.endless {
         return if total == perfect { perfect } else { 0 };
     }
+    // Each rule below lowers the timing bound on its own: the least of them is a bound.
+    let timing_total = total;
     if capacity {
         total = total.saturating_sub(over_capacity(rules, &keep, held, pile_left));
     }
@@ -155,6 +213,19 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     }
     if schedule {
         total = total.min(current + most_plays(&first, slots) + open_gain);
+    }
+    if constrained != 0 {
+        let seated = seat_bound(
+            deal,
+            state,
+            &late,
+            constrained,
+            pile_left,
+            slots,
+            timing_total,
+            total.min(perfect),
+        );
+        total = total.min(seated);
     }
     total.min(perfect)
 }
@@ -225,4 +296,132 @@ fn over_capacity(
         worst = worst.max(must_keep - held as i8 + 1);
     }
     worst as u8
+}
+
+/// One suit's cards, in order, that timing places at or after the card action drawing the
+/// pile's last card (see [`seat_bound`]), and the action of the suit's card before them (0 for
+/// none). For each card: the first action at which timing allows a copy to be played, and the
+/// seats that may play it from that action on, written twice over (bits `0..players` and again
+/// from bit `players`), so that shifting right by `D` leaves, at bit `r`, whether the player
+/// of action `pile_left + r` may play it; bit `2 * players` is set where the pile's last card
+/// is a copy.
+#[derive(Clone, Copy)]
+struct LateChain {
+    after: u8,
+    len: u8,
+    earliest: [u8; 6],
+    seats: [u16; 6],
+}
+
+impl LateChain {
+    const EMPTY: LateChain = LateChain {
+        after: 0,
+        len: 0,
+        earliest: [0; 6],
+        seats: [0; 6],
+    };
+
+    /// Adds the chain's next card, placed after action `before`.
+    #[inline]
+    fn push(&mut self, seats: u8, last: bool, players: u8, earliest: u8, before: u8) {
+        if self.len == 0 {
+            self.after = before;
+        }
+        let i = self.len as usize;
+        self.earliest[i] = earliest;
+        self.seats[i] =
+            u16::from(seats) | u16::from(seats) << players | u16::from(last) << (2 * players);
+        self.len += 1;
+    }
+}
+
+/// The seat rule: a bound on the score, given the timing bound `timing_total`, from the seats
+/// that take the last turns.
+///
+/// Call `D` the player whose card action draws the pile's last card, action `pile_left` (of
+/// the card actions still to come, counted from 1). The final round then gives each player one
+/// more turn, in seat order from `D + 1` to `D` again: actions `pile_left + 1` to
+/// `pile_left + players`, action `pile_left + j` taken by seat `(D + j) mod players`. (Clues
+/// there use up turns, so the numbering is of turns; before the final round, of card actions,
+/// any player may take any of them with enough clues to pass the others' turns.) In the final
+/// round, action `a` is the `a`-th turn from now and `D` the seat before the one to move.
+///
+/// A card played at one of these actions is played by that action's player, so it must be in
+/// their hand: a copy held now by that seat (cards never change hands), a copy still in the
+/// pile before its last card (whoever drew it may be that seat), or the pile's last card,
+/// which `D` draws at action `pile_left` and can play at `D`'s final turn (or at once, blind,
+/// with deck plays). Each suit's cards are played in order, one per action: taking, card after
+/// card, the first action whose player may play it gives each card the earliest action any
+/// line can give it, so the cards left over in that schedule are never played. Cards before a
+/// suit's late chain keep their timing actions, which come before action `pile_left`, where
+/// any seat may act.
+///
+/// For one `D`, the score is then at most the timing bound less every suit's leftovers. A line
+/// has one `D`, so the most of these over the possible `D` is a bound. The search over `D`
+/// stops once it reaches `enough` (the other bounds' least), which it can then no longer lower.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn seat_bound(
+    deal: &Deal,
+    state: &State,
+    late: &[LateChain; MAX_SUITS],
+    constrained: u8,
+    pile_left: u8,
+    slots: u8,
+    timing_total: u8,
+    enough: u8,
+) -> u8 {
+    let players = deal.rules.players;
+    // The seats `D` may be: any before the final round; in it, the seat before the mover.
+    let candidates = if state.final_turns == NOT_FINAL {
+        (1u8 << players) - 1
+    } else {
+        1 << ((state.turn + players - 1) % players)
+    };
+    // Actions `pile_left + r` for `r` up to `span` (`players`, or the final round's turns).
+    let span = slots - pile_left;
+    let valid = (1u16 << (span + 1)) - 1;
+    // The actions that `D` takes whoever `D` is, where `D` may play the pile's last card:
+    // `D`'s final turn, and with deck plays the draw itself. Only before the final round.
+    let drawer = if state.final_turns == NOT_FINAL {
+        (1u16 << players) | u16::from(deal.rules.deck_plays)
+    } else {
+        0
+    };
+    let mut best = 0u8;
+    for d in 0..players {
+        if candidates & (1 << d) == 0 {
+            continue;
+        }
+        let mut cut = 0u8;
+        for (s, chain) in late.iter().enumerate() {
+            if constrained & (1 << s) == 0 {
+                continue;
+            }
+            let mut before = chain.after;
+            let mut fit = 0u8;
+            for i in 0..chain.len as usize {
+                // Bit `r`: the player of action `pile_left + r` may play this card.
+                let mut at = (chain.seats[i] >> d) & valid;
+                if chain.seats[i] & (1 << (2 * players)) != 0 {
+                    at |= drawer & valid;
+                }
+                // At least the card's timing action, which is at least `pile_left`.
+                let from = chain.earliest[i].max(before + 1);
+                debug_assert!(from >= pile_left);
+                let r = from - pile_left;
+                if r > span || at >> r == 0 {
+                    break;
+                }
+                before = from + (at >> r).trailing_zeros() as u8;
+                fit += 1;
+            }
+            cut += chain.len - fit;
+        }
+        best = best.max(timing_total - cut);
+        if best >= enough {
+            break;
+        }
+    }
+    best
 }

@@ -87,6 +87,17 @@ impl Searcher<'_> {
         past_deadline(self.deadline, self.stop) || self.done.load(Ordering::Relaxed)
     }
 
+    /// The bounds this search may use: the pool game's hands are one pool, so the seat rule
+    /// (which asks whose hand holds a card) does not bound it.
+    #[inline]
+    fn bounds(&self) -> BoundSet {
+        if self.relaxed && self.pool {
+            self.tuning.bounds.without_seats()
+        } else {
+            self.tuning.bounds
+        }
+    }
+
     /// The children of `state` that might still reach `k`, with the actions leading to them:
     /// highest bound first, the move order breaking ties. Children whose bound falls short of
     /// `k` are dropped.
@@ -130,7 +141,7 @@ impl Searcher<'_> {
             let ub = if child.is_over() {
                 self.goal.score(rules, &child)
             } else {
-                goal_bound(self.deal, &child, self.tuning.bounds, &self.goal)
+                goal_bound(self.deal, &child, self.bounds(), &self.goal)
             };
             if ub >= k {
                 scored.push((ub, action, child));
@@ -142,9 +153,7 @@ impl Searcher<'_> {
 
     /// Can the game from `state` end with a score of at least `k`?
     pub fn reach(&mut self, state: &State, k: u8) -> Answer {
-        if !state.is_over()
-            && k > 0
-            && goal_bound(self.deal, state, self.tuning.bounds, &self.goal) < k
+        if !state.is_over() && k > 0 && goal_bound(self.deal, state, self.bounds(), &self.goal) < k
         {
             self.nodes += 1;
             return Answer::No;

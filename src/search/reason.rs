@@ -109,9 +109,12 @@ pub fn loss_reason_until(
     if state.max_reachable_score(&deal.rules) < perfect {
         return Some(LossReason::LostCard);
     }
+    // The seat rule is left to the relaxed game, which keeps the seats too: a deal it rules
+    // out is lost for the hands its cards land in.
     let timing = BoundSet {
         capacity: false,
         schedule: false,
+        seats: false,
         ..BoundSet::ALL
     };
     let capacity = BoundSet {
@@ -121,7 +124,7 @@ pub fn loss_reason_until(
     for (set, reason) in [
         (timing, LossReason::LateCard),
         (capacity, LossReason::FullHands),
-        (BoundSet::ALL, LossReason::LatePlays),
+        (BoundSet::ALL.without_seats(), LossReason::LatePlays),
     ] {
         if upper_bound(deal, state, set) < perfect {
             return Some(reason);

@@ -260,7 +260,7 @@ pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
 }
 
 /// The search's switches to compare with the reference: every rule off but the table, each
-/// bound alone (the capacity and schedule bounds with the timing bound they refine), merging,
+/// bound alone (the capacity, schedule and seat bounds with the timing bound they refine), merging,
 /// every bound without the table, the relaxed game, the misplay rule, goals, and the pool game
 /// (alone and with goals).
 pub fn pruning_switches() -> Vec<Tuning> {
@@ -297,6 +297,10 @@ pub fn pruning_switches() -> Vec<Tuning> {
             capacity: true,
             ..timing
         }),
+        only(BoundSet {
+            seats: true,
+            ..timing
+        }),
         Tuning {
             merge: true,
             ..BARE
@@ -310,6 +314,15 @@ pub fn pruning_switches() -> Vec<Tuning> {
         Tuning {
             relaxed: true,
             ..BARE
+        },
+        // The seat rule prunes the relaxed game too (the pool game leaves it out).
+        Tuning {
+            relaxed: true,
+            pool: true,
+            ..only(BoundSet {
+                seats: true,
+                ..timing
+            })
         },
         Tuning {
             dominance: true,
