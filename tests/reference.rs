@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{random_pool_game, random_tiny_game, reference, reference_reaches, Rng};
+use common::{random_deal, random_pool_game, random_tiny_game, reference, reference_reaches, Rng};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
@@ -412,21 +412,9 @@ fn random_single_copy_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
         if variant.deck_size() > 11 || variant.deck_size() <= (players * hand_size) as usize {
             continue;
         }
-        let options = Options {
-            hand_size: Some(hand_size),
-            clues: Some(rng.range(1, 2) as u8),
-            strikes: Some(rng.range(1, 3) as u8),
-            empty_clues: rng.coin(),
-            deck_plays: rng.below(4) == 0,
-            endless: false,
-        };
-        let Ok(rules) = Rules::new(variant, players, &options) else {
-            continue;
-        };
-        let mut deck = rules.variant.deck();
-        rng.shuffle(&mut deck);
-        let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
-        return (rules, deck, deal, state);
+        if let Some(game) = random_deal(rng, variant, players, hand_size, Some(false)) {
+            return game;
+        }
     }
 }
 

@@ -221,8 +221,6 @@ pub struct Team {
 /// Why a team search cannot start.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TeamError {
-    #[error("{0}")]
-    Position(String),
     #[error(transparent)]
     Worlds(#[from] WorldsError),
     #[error("{0} hides a player's own played cards from it, which team play does not model")]
@@ -248,6 +246,7 @@ pub fn team_actions(deal: &Deal, state: &State, merged: bool) -> Vec<TeamAction>
     let tokens = rules.tokens();
     if state.clues >= tokens.clue_cost {
         for target in (0..rules.players as usize).filter(|&t| t != p) {
+            let before = out.len();
             let hand = state.hand(target);
             let live: Vec<Card>;
             let hand = if merged {
@@ -274,11 +273,8 @@ pub fn team_actions(deal: &Deal, state: &State, merged: bool) -> Vec<TeamAction>
                     }
                 }
             }
-            let any_given = out.last().is_some_and(
-                |a| matches!(a, TeamAction::Clue { target: t, .. } if *t as usize == target),
-            );
             if merged
-                && !any_given
+                && out.len() == before
                 && rules.variant.every_card_clueable()
                 && !state.hand(target).is_empty()
             {

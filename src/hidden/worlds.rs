@@ -116,16 +116,16 @@ impl Worlds {
                 counts[c.kind()] += 1;
             }
         }
-        let masks: Vec<u64> = slot_masks(position)
-            .into_iter()
-            .map(|m| {
+        let hints = slot_masks(position);
+        let masks: Vec<u64> = hints
+            .iter()
+            .map(|&m| {
                 let m = m & ((1 << KINDS) - 1);
                 (m & !dead_set) | if m & dead_set != 0 { 1 << DEAD } else { 0 }
             })
             .collect();
         let fills = placements(&masks, &mut counts, max)
             .ok_or(WorldsError::TooMany { max, merged: true })?;
-        let hints = slot_masks(position);
         // Placements with the same dead slots share their count.
         let mut by_dead_slots: HashMap<Vec<usize>, Option<(u128, Vec<Card>)>> = HashMap::new();
         let mut weighted = Vec::with_capacity(fills.len());

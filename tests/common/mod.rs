@@ -83,22 +83,35 @@ pub fn random_game(
             continue;
         }
         let players = rng.range(2, 3) as u8;
-        let options = Options {
-            hand_size: Some(hand(rng, players)),
-            clues: Some(rng.range(1, 2) as u8),
-            strikes: Some(rng.range(1, 3) as u8),
-            empty_clues: rng.coin(),
-            deck_plays: rng.below(4) == 0,
-            endless: endless.unwrap_or_else(|| rng.below(3) == 0),
-        };
-        let Ok(rules) = Rules::new(variant, players, &options) else {
-            continue;
-        };
-        let mut deck = rules.variant.deck();
-        rng.shuffle(&mut deck);
-        let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
-        return (rules, deck, deal, state);
+        let hand_size = hand(rng, players);
+        if let Some(game) = random_deal(rng, variant, players, hand_size, endless) {
+            return game;
+        }
     }
+}
+
+/// A shuffled deal of `variant` under random tiny token rules (endless as `endless` says, or
+/// at random), or `None` where the rules refuse the sizes.
+pub fn random_deal(
+    rng: &mut Rng,
+    variant: Variant,
+    players: u8,
+    hand_size: u8,
+    endless: Option<bool>,
+) -> Option<(Rules, Vec<Card>, Deal, State)> {
+    let options = Options {
+        hand_size: Some(hand_size),
+        clues: Some(rng.range(1, 2) as u8),
+        strikes: Some(rng.range(1, 3) as u8),
+        empty_clues: rng.coin(),
+        deck_plays: rng.below(4) == 0,
+        endless: endless.unwrap_or_else(|| rng.below(3) == 0),
+    };
+    let rules = Rules::new(variant, players, &options).ok()?;
+    let mut deck = rules.variant.deck();
+    rng.shuffle(&mut deck);
+    let (deal, state) = Deal::from_deck(rules.clone(), &deck).unwrap();
+    Some((rules, deck, deal, state))
 }
 
 /// The best final score from `state`, by brute force: the deliberately simple reference the
