@@ -133,6 +133,9 @@ pub struct Outcome {
     /// gives it (absent when the solver could not tell, and in older files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The SAT solver settled what the search left open (see [`crate::portfolio`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_sat: bool,
 }
 
 /// An [`Outcome`] as a line holds it, before `winnable` is derived from the bounds.
@@ -147,6 +150,8 @@ struct OutcomeFields {
     seconds: f64,
     #[serde(default)]
     reason: Option<String>,
+    #[serde(default)]
+    by_sat: bool,
 }
 
 impl From<OutcomeFields> for Outcome {
@@ -161,6 +166,7 @@ impl From<OutcomeFields> for Outcome {
             nodes: f.nodes,
             seconds: f.seconds,
             reason: f.reason,
+            by_sat: f.by_sat,
         }
     }
 }
@@ -177,6 +183,7 @@ impl Outcome {
             nodes: solution.nodes,
             seconds: solution.seconds,
             reason: None,
+            by_sat: false,
         }
     }
 

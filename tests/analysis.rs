@@ -3,6 +3,7 @@
 //! `solve --json` prints (keys in the order it prints them) and their lines replay.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use hanabi_solver::analysis::{
     self, AnalysisError, ExactReport, Problem, SampleReport, Source, View, ViewedPosition,
@@ -425,7 +426,8 @@ fn a_seed_record_agrees_with_the_report() {
     let rules = no_variant(2);
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
     let report = analysis::solve(&p, &config(), None).unwrap();
-    let record = analysis::seed_record("p2v0s731", &rules, &Game::of(&rules), &config()).unwrap();
+    let game = Game::of(&rules);
+    let record = analysis::seed_record("p2v0s731", &rules, &game, &config(), None).unwrap();
     assert_eq!(Some(&record.deck), report.deck.as_ref());
     assert_eq!(record.outcome.max_score, report.max_score);
     assert_eq!(record.outcome.winnable, report.winnable);
@@ -433,6 +435,36 @@ fn a_seed_record_agrees_with_the_report() {
         record.outcome.reason.as_deref(),
         report.reason.map(|r| r.name())
     );
+    // With the SAT solver beside it: the same answer (the search settles this seed alone).
+    let with_sat =
+        analysis::seed_record("p2v0s731", &rules, &game, &config(), Some(Duration::ZERO)).unwrap();
+    assert_eq!(with_sat.outcome.max_score, report.max_score);
+    assert_eq!(with_sat.outcome.winnable, report.winnable);
+}
+
+/// A 5-player Black seed the search leaves between 29 and 30 for minutes: cut to a few nodes,
+/// the search leaves it open, and the SAT solver beside it finds a winning line (which the
+/// record checks against the rules).
+#[test]
+fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
+    let rules = Rules::new(
+        Variant::parse("Black (6 Suits)").unwrap(),
+        5,
+        &Options::default(),
+    )
+    .unwrap();
+    let game = Game::of(&rules);
+    let cut = SolveConfig {
+        max_nodes: Some(100),
+        ..config()
+    };
+    let alone = analysis::seed_record("p5v2s202", &rules, &game, &cut, None).unwrap();
+    assert_eq!(alone.outcome.winnable, None);
+    assert!(!alone.outcome.by_sat);
+    let with_sat =
+        analysis::seed_record("p5v2s202", &rules, &game, &cut, Some(Duration::ZERO)).unwrap();
+    assert_eq!(with_sat.outcome.winnable, Some(true));
+    assert!(with_sat.outcome.proven && with_sat.outcome.by_sat);
 }
 
 #[test]

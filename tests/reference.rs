@@ -647,3 +647,105 @@ fn loss_reasons_agree_with_the_reference() {
         "no game lost for its hands: {seen:?}"
     );
 }
+
+/// The SAT encoding against the brute force, at random positions of random tiny games (hands
+/// of two cards and more, so that a clue is always possible, as the encoding needs): for every
+/// target score it can reach, the formula is satisfiable exactly when some line reaches that
+/// score (its line, checked by the rules, then does), with the implied constraints and
+/// without them.
+#[test]
+fn sat_encoding_agrees_with_reference() {
+    use hanabi_solver::sat::{self, encode, Decision, Stop};
+    let mut rng = Rng(0x5a7);
+    // [target not reached, target reached], over every position and target.
+    let mut seen = [0usize; 2];
+    let mut perfect_seen = [0usize; 2];
+    let mut positions = 0;
+    while positions < 400 {
+        let (rules, _, deal, state) = match rng.below(3) {
+            0 => random_single_copy_game(&mut rng),
+            1 => random_pool_game(&mut rng, 14),
+            _ => random_tiny_game(&mut rng, 12, Some(false)),
+        };
+        let s = wander(&mut rng, &deal, &state, 10);
+        if encode::applies(&deal, &s).is_err() {
+            continue;
+        }
+        positions += 1;
+        let best = reference(&deal, &s, &mut HashMap::new());
+        let perfect = rules.perfect_score();
+        for target in s.score(&rules).max(1)..=perfect {
+            for implied in [true, false] {
+                let encoding = encode::Encoding::new(&deal, &s, target, implied);
+                let answer = sat::solve(&deal, &s, target, &encoding, Stop::default())
+                    .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
+                let reached = match answer {
+                    Decision::Winnable(line) => {
+                        let end = final_state(&deal, &s, &line).unwrap();
+                        assert!(end.is_over() && end.score(&rules) >= target);
+                        true
+                    }
+                    Decision::NotWinnable => false,
+                    Decision::Open => panic!("no limit was set"),
+                };
+                assert_eq!(
+                    reached,
+                    best >= target,
+                    "position {s:?}, target {target}, best {best}, implied {implied}"
+                );
+                seen[reached as usize] += 1;
+                if target == perfect {
+                    perfect_seen[reached as usize] += 1;
+                }
+            }
+        }
+    }
+    assert!(perfect_seen.iter().all(|&n| n >= 60), "{perfect_seen:?}");
+    assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
+}
+
+/// The search cut to one node without bounds and the SAT solver beside it ([`portfolio::decide`]) find the
+/// reference's best score at random positions of random tiny games, with a line reaching it.
+#[test]
+fn sat_beside_a_cut_search_finds_the_best_score() {
+    use hanabi_solver::portfolio::{self, DecidedBy};
+    use hanabi_solver::sat::encode;
+    let mut rng = Rng(0xdec1de);
+    // No bounds and one node: the search settles only what its first greedy line settles.
+    let config = SolveConfig {
+        max_nodes: Some(1),
+        tuning: Tuning {
+            bounds: BoundSet::NONE,
+            relaxed: false,
+            pool: false,
+            ..Tuning::FULL
+        },
+        ..SolveConfig::default()
+    };
+    let mut by_sat = 0;
+    let mut positions = 0;
+    while positions < 400 {
+        let (rules, _, deal, state) = match rng.below(2) {
+            0 => random_single_copy_game(&mut rng),
+            _ => random_tiny_game(&mut rng, 12, Some(false)),
+        };
+        let s = wander(&mut rng, &deal, &state, 6);
+        if encode::applies(&deal, &s).is_err() {
+            continue;
+        }
+        positions += 1;
+        let best = reference(&deal, &s, &mut HashMap::new());
+        let decided =
+            portfolio::decide(&deal, &s, &config, Some(std::time::Duration::ZERO)).unwrap();
+        let solution = decided.solution;
+        assert!(solution.proven, "position {s:?}");
+        assert_eq!(solution.max_score, best, "position {s:?}");
+        let end = final_state(&deal, &s, &solution.line).unwrap();
+        assert!(end.is_over() && end.score(&rules) == best, "position {s:?}");
+        by_sat += usize::from(decided.by == DecidedBy::Sat);
+    }
+    assert!(
+        by_sat >= 30,
+        "the SAT solver settled only {by_sat} positions"
+    );
+}

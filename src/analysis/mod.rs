@@ -30,6 +30,7 @@ pub use win_chance::{ChanceConfig, WinChance};
 
 use crate::batch::{Game, Outcome, Record};
 use crate::game::rules::Rules;
+use crate::portfolio::{self, DecidedBy};
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
 use crate::search::{self, Solution, SolveConfig};
 
@@ -61,16 +62,21 @@ pub fn loss_reason(
 }
 
 /// Solves the deal of `seed` under `rules` as one record of a batch of seeds (`game` says which
-/// rules they are), after checking that the line finishes the game at the score claimed.
+/// rules they are), after checking that the line finishes the game at the score claimed. A deal
+/// the search has not settled after `sat_after` gets the SAT solver beside it
+/// ([`portfolio::decide`]).
 pub fn seed_record(
     seed: &str,
     rules: &Rules,
     game: &Game,
     config: &SolveConfig,
+    sat_after: Option<Duration>,
 ) -> Result<Record, AnalysisError> {
     let problem = Problem::from_seed(seed, rules.clone())?;
     let (deal, state) = (&problem.deal, &problem.state);
-    let solution = search::solve(deal, state, config);
+    let decided = portfolio::decide(deal, state, config, sat_after)
+        .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?;
+    let solution = decided.solution;
     let mut s = *state;
     for (i, &a) in solution.line.iter().enumerate() {
         s = s.apply(deal, a).map_err(|e| {
@@ -84,6 +90,7 @@ pub fn seed_record(
         )));
     }
     let mut outcome = Outcome::of(&solution);
+    outcome.by_sat = decided.by == DecidedBy::Sat;
     outcome.reason = loss_reason(&problem, &solution, None).map(|r| r.name().to_string());
     Ok(Record {
         seed: seed.to_string(),

@@ -162,6 +162,7 @@ impl SearchArgs {
             time_limit,
             max_nodes: self.max_nodes,
             tuning: Tuning::FULL,
+            cancel: None,
         })
     }
 }

@@ -2,6 +2,7 @@
 //! splitting the first plies across threads, and honouring time and memory limits.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -30,6 +31,9 @@ pub struct SolveConfig {
     /// limit, the result then holds proven bounds.
     pub max_nodes: Option<u64>,
     pub tuning: Tuning,
+    /// Stop once this is set (by another thread); the result then holds proven bounds. The
+    /// search sets it itself when its time limit passes.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for SolveConfig {
@@ -40,6 +44,7 @@ impl Default for SolveConfig {
             time_limit: None,
             max_nodes: None,
             tuning: Tuning::FULL,
+            cancel: None,
         }
     }
 }
@@ -405,7 +410,8 @@ fn solve_with(
     let use_pool = use_relaxed && config.tuning.pool && pool_applies(deal, state);
     let table = &tables.real;
     let relaxed_table = &tables.relaxed;
-    let stop = AtomicBool::new(false);
+    let own_stop = AtomicBool::new(false);
+    let stop = config.cancel.as_deref().unwrap_or(&own_stop);
     let nodes = AtomicU64::new(0);
     let ctx = Ctx {
         deal,
@@ -414,7 +420,7 @@ fn solve_with(
         pool: false,
         table,
         tuning: config.tuning,
-        stop: &stop,
+        stop,
         deadline: deadline_after(start, config.time_limit),
         node_limit: u64::MAX,
         nodes: &nodes,

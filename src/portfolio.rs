@@ -1,0 +1,164 @@
+//! Deciding whether a deal can be won: the search, with the SAT solver beside it for the deals
+//! the search does not settle quickly.
+//!
+//! The search ([`crate::search`]) decides almost every deal in milliseconds, far sooner than
+//! the SAT solver ([`crate::sat`]) could even finish; a few hard deals it leaves between bounds
+//! for minutes, and those the SAT solver settles in seconds. So the search starts alone, and a
+//! deal it has not settled after a short while gets the SAT solver in a second thread; the first
+//! of the two to decide stops the other. An easy deal costs what it did before.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::sat::{self, Decision, SatError, Stop};
+use crate::search::{self, deadline_after, Solution, SolveConfig};
+use crate::state::{Action, Deal, State};
+
+/// Which solver settled a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    Search,
+    Sat,
+    /// Neither, before the time limit.
+    Neither,
+}
+
+/// What [`decide`] found: the search's proven bounds, narrowed by the SAT solver's answer.
+#[derive(Clone, Debug)]
+pub struct Decided {
+    pub solution: Solution,
+    pub by: DecidedBy,
+}
+
+/// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
+#[derive(Clone, Debug, Default)]
+struct SatBounds {
+    upper: Option<u8>,
+    lower: Option<(u8, Vec<Action>)>,
+}
+
+/// Whether `state` can reach the perfect score, with the best score found and proven bounds.
+///
+/// The search runs under `config`; once `sat_after` has passed without the best score settled,
+/// the SAT solver runs beside it until the same time limit (and goes on alone where the search
+/// stopped at a node limit). It asks first for the perfect score, then
+/// (where that is out of reach) for one point less at a time, until some score is reached:
+/// that is the best score. A line from the SAT solver was replayed through the rules. The
+/// first of the two to settle the best score stops the other. Where the SAT encoding does not
+/// model the rules (or `sat_after` is `None`), this is the search alone.
+///
+/// The error is a SAT line that does not reach its score under the rules: a fault in the
+/// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
+pub fn decide(
+    deal: &Deal,
+    state: &State,
+    config: &SolveConfig,
+    sat_after: Option<Duration>,
+) -> Result<Decided, SatError> {
+    let modelled = sat::encode::applies(deal, state).is_ok();
+    let Some(sat_after) = sat_after.filter(|_| modelled) else {
+        return Ok(searched(search::solve(deal, state, config)));
+    };
+    let start = Instant::now();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let config = SolveConfig {
+        cancel: Some(cancel.clone()),
+        ..config.clone()
+    };
+    // Set (and signalled) when the search has returned: whether it settled the best score.
+    let finished: (Mutex<Option<bool>>, Condvar) = (Mutex::new(None), Condvar::new());
+    let (solution, sat) = std::thread::scope(|scope| {
+        let sat = scope.spawn(|| {
+            let (lock, signal) = &finished;
+            let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, _) = signal
+                .wait_timeout_while(guard, sat_after, |done| done.is_none())
+                .unwrap_or_else(|e| e.into_inner());
+            if *guard == Some(true) {
+                return Ok(SatBounds::default());
+            }
+            drop(guard);
+            let stop = Stop {
+                deadline: deadline_after(start, config.time_limit),
+                cancel: Some(cancel.clone()),
+            };
+            let bounds = sat_bounds(deal, state, &stop)?;
+            if bounds.lower.is_some() {
+                cancel.store(true, Ordering::Relaxed);
+            }
+            Ok(bounds)
+        });
+        let solution = search::solve(deal, state, &config);
+        let (lock, signal) = &finished;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(solution.proven);
+        signal.notify_all();
+        if solution.proven {
+            // Nothing is left for the SAT solver to settle.
+            cancel.store(true, Ordering::Relaxed);
+        }
+        let sat = sat.join().expect("the SAT thread does not panic");
+        (solution, sat)
+    });
+    Ok(combine(solution, sat?, start))
+}
+
+/// The SAT solver's bounds on the best score from `state`: the perfect score first, then one
+/// point less at a time until one is reached, or until `stop`.
+fn sat_bounds(deal: &Deal, state: &State, stop: &Stop) -> Result<SatBounds, SatError> {
+    let mut bounds = SatBounds::default();
+    let floor = state.score(&deal.rules);
+    for target in (floor + 1..=deal.rules.perfect_score()).rev() {
+        match sat::reach(deal, state, target, stop.clone())? {
+            Decision::Winnable(line) => {
+                bounds.lower = Some((target, line));
+                return Ok(bounds);
+            }
+            Decision::NotWinnable => bounds.upper = Some(target - 1),
+            Decision::Open => return Ok(bounds),
+        }
+    }
+    Ok(bounds)
+}
+
+fn searched(solution: Solution) -> Decided {
+    let by = if solution.verdict().is_some() {
+        DecidedBy::Search
+    } else {
+        DecidedBy::Neither
+    };
+    Decided { solution, by }
+}
+
+/// The search's solution narrowed by the SAT solver's bounds.
+fn combine(mut solution: Solution, sat: SatBounds, start: Instant) -> Decided {
+    let before = solution.verdict();
+    let (lower, upper) = (solution.lower_bound, solution.upper_bound);
+    if let Some(up) = sat.upper {
+        solution.upper_bound = solution.upper_bound.min(up);
+    }
+    if let Some((low, line)) = sat.lower {
+        if low > solution.lower_bound {
+            solution.lower_bound = low;
+            solution.line = line;
+        }
+    }
+    if (solution.lower_bound, solution.upper_bound) == (lower, upper) {
+        return searched(solution);
+    }
+    assert!(
+        solution.lower_bound <= solution.upper_bound,
+        "the SAT solver's line reaches {} above the search's proven bound {}",
+        solution.lower_bound,
+        solution.upper_bound
+    );
+    solution.max_score = solution.lower_bound;
+    solution.proven = solution.lower_bound == solution.upper_bound;
+    solution.seconds = start.elapsed().as_secs_f64();
+    let by = if before.is_none() && solution.verdict().is_some() {
+        DecidedBy::Sat
+    } else {
+        searched(solution.clone()).by
+    };
+    Decided { solution, by }
+}

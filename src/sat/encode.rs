@@ -1,0 +1,497 @@
+//! The question "can this position still reach the perfect score?" as a formula.
+//!
+//! The formula has one block per turn up to a horizon no game from the position can outlast
+//! ([`horizon`]). Each block says what the player to move does: plays or throws away (discards
+//! or misplays) one card of their hand, gives a clue, or, once every firework is complete,
+//! nothing. The state between turns is kept in counters written as "at least k" variables
+//! (clue tokens, strikes, cards drawn, the height of each firework); a card is in a hand when it
+//! was dealt there, or was drawn by that player (each pile card has an owner, the player whose
+//! turn drew it) and not yet used. The game ends when every firework is complete or a round
+//! after the last draw; the formula asks for a score of at least a target when it ends. It is
+//! satisfiable exactly when some legal line reaches the target, and then its model is that line
+//! ([`Encoding::line`]).
+//!
+//! Nothing is assumed about good play: every legal action of the rules' model is allowed,
+//! misplays of any unplayable card included, so no argument about which lines can be left out is
+//! needed for the answer to be exact. It covers the rule families where a card's place on its
+//! stack is fixed and the token economy is a plain count ([`applies`]).
+
+use super::cnf::{Cnf, Lit};
+use crate::game::card::Card;
+use crate::state::{Action, Deal, State, NOT_FINAL};
+
+/// Why a position is not encoded: a rule the formula does not model.
+pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
+    let rules = &deal.rules;
+    let v = &rules.variant;
+    if state.is_over() {
+        return Err("the game is over");
+    }
+    if rules.endless {
+        return Err("endless mode has no final round to bound the game");
+    }
+    if v.play_order().ways_chosen_in_play() {
+        return Err("the players choose which way a stack goes");
+    }
+    if rules.tokens().alternating {
+        return Err("clue types must alternate");
+    }
+    if rules.deck_plays {
+        return Err("the deck-plays option");
+    }
+    if state.final_turns == NOT_FINAL && deal.pile_left(state) == 0 {
+        return Err("no final round starts from an empty pile");
+    }
+    // A clue must always be possible when a token is: every other player then holds a card
+    // that some clue touches. Hands keep their size until the pile is empty, and each player
+    // moves at most once after that, so two cards in every hand keep one.
+    let blind = rules.empty_clues || v.has_blind_clue();
+    let min_hand = (0..rules.players as usize)
+        .map(|p| state.hand(p).len())
+        .min()
+        .unwrap_or(0);
+    if !blind && (!v.every_card_clueable() || min_hand < 2) {
+        return Err("a clue may be impossible with a token in hand");
+    }
+    Ok(())
+}
+
+/// The most turns any game from `state` can last that reaches the score `target`.
+///
+/// The pile has `n` cards left; until it is empty each turn either draws one (a play, discard
+/// or misplay) or gives a clue, and after the last draw each player moves once more. Clues are
+/// paid with the tokens held now and those gained since: a discard gains at most a discard's
+/// worth, and a game reaching the target discards or misplays at most the cards it does not
+/// play (and at most `n` of them while drawing); a finished stack gains at most a stack's worth.
+pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
+    let rules = &deal.rules;
+    if state.final_turns != NOT_FINAL {
+        return state.final_turns as usize;
+    }
+    let tokens = rules.tokens();
+    let n = deal.pile_left(state) as usize;
+    let players = rules.players as usize;
+    let held: usize = (0..players).map(|p| state.hand(p).len()).sum();
+    let to_play = target.saturating_sub(state.score(rules)) as usize;
+    let spare = (held + n).saturating_sub(to_play);
+    let order = rules.variant.play_order();
+    let open_stacks = (0..rules.variant.suits.len())
+        .filter(|&s| state.stacks[s].height() < order.stack_size())
+        .count();
+    let gains =
+        tokens.discard_gain as usize * spare.min(n) + tokens.stack_gain as usize * open_stacks;
+    let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
+    n + clues + players
+}
+
+/// The pace of `state` for the score `target`: the pile's cards plus one turn per player, less
+/// the cards still to play. A game reaching the target throws away (discards or misplays) at
+/// most this many cards while the pile lasts: if the pile runs out, the `n` turns that drew it
+/// played all but the thrown cards and the final round plays at most one card per player; if
+/// every firework is complete first, the draws so far played every card still needed.
+/// Negative: no line reaches the target. `None` once the pile is empty.
+pub fn pace(deal: &Deal, state: &State, target: u8) -> Option<isize> {
+    let rules = &deal.rules;
+    (state.final_turns == NOT_FINAL).then(|| {
+        deal.pile_left(state) as isize + rules.players as isize
+            - target.saturating_sub(state.score(rules)) as isize
+    })
+}
+
+/// One card that may still be used: in a hand now, or in the pile.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    card: Card,
+    /// The holder of a card in a hand now.
+    holder: Option<usize>,
+    /// For a pile card, how many cards are drawn before it.
+    pile: Option<usize>,
+    /// The card's place on its stack (1 goes on an empty stack).
+    place: u8,
+}
+
+/// What one turn of a model does, as variables.
+#[derive(Clone, Debug, Default)]
+struct Turn {
+    /// `(piece, literal)`: the piece is played.
+    play: Vec<(usize, Lit)>,
+    /// `(piece, literal)`: the piece is discarded or misplayed.
+    throw: Vec<(usize, Lit)>,
+    /// A thrown piece is misplayed (a strike), not discarded.
+    misplay: Lit,
+    clue: Lit,
+    /// The game is already over (every firework complete, or the final round played): the
+    /// turn does nothing.
+    idle: Lit,
+}
+
+/// The formula for one position, with what is needed to read a line back from a model.
+pub struct Encoding {
+    pub cnf: Cnf,
+    pieces: Vec<Piece>,
+    turns: Vec<Turn>,
+}
+
+/// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
+/// the variables' range.
+struct Counter {
+    /// `lits[k - 1]` is "at least k", for k in `1..=lits.len()`.
+    lits: Vec<Lit>,
+}
+
+impl Counter {
+    /// A counter fixed at `value`, with room up to `max`.
+    fn fixed(value: usize, max: usize) -> Counter {
+        Counter {
+            lits: (1..=max).map(|k| Cnf::constant(k <= value)).collect(),
+        }
+    }
+
+    /// A counter of fresh variables up to `max`, kept ordered ("at least k+1" implies "at least
+    /// k").
+    fn fresh(cnf: &mut Cnf, max: usize) -> Counter {
+        let lits: Vec<Lit> = (0..max).map(|_| cnf.var()).collect();
+        for w in lits.windows(2) {
+            cnf.clause(&[-w[1], w[0]]);
+        }
+        Counter { lits }
+    }
+
+    fn at_least(&self, k: isize) -> Lit {
+        if k <= 0 {
+            Cnf::TRUE
+        } else {
+            self.lits.get(k as usize - 1).copied().unwrap_or(Cnf::FALSE)
+        }
+    }
+
+    fn max(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// `next` is this counter moved by `delta` (clamped to `0..=max`) wherever every literal
+    /// of `when` holds: "next is at least k" is "this is at least k - delta", which the
+    /// constants outside the range clamp.
+    fn step(&self, cnf: &mut Cnf, when: &[Lit], next: &Counter, delta: isize) {
+        for k in 1..=next.max() as isize {
+            cnf.equal_when(when, next.at_least(k), self.at_least(k - delta));
+        }
+    }
+}
+
+impl Encoding {
+    /// The formula for `state` (which [`applies`] must accept): satisfiable exactly when some
+    /// line from it ends the game with a score of at least `target`.
+    ///
+    /// `implied` adds constraints that follow from the others (the pace, each missing card
+    /// played; for the perfect score, complete within a round of the last draw): they change
+    /// no answer, but they spare the solver from learning them.
+    pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> Encoding {
+        let rules = &deal.rules;
+        let order = rules.variant.play_order();
+        let tokens = rules.tokens();
+        let players = rules.players as usize;
+        let suits = rules.variant.suits.len();
+        let size = order.stack_size() as usize;
+        let max_clues = rules.max_clues as usize;
+        let max_strikes = rules.max_strikes as usize;
+        let n = deal.pile_left(state) as usize;
+        let horizon = horizon(deal, state, target);
+        let perfect = target >= rules.perfect_score();
+        let mut cnf = Cnf::new();
+
+        let mut pieces = Vec::new();
+        for p in 0..players {
+            for &card in state.hand(p) {
+                pieces.push(Piece {
+                    card,
+                    holder: Some(p),
+                    pile: None,
+                    place: order.place(card),
+                });
+            }
+        }
+        for (r, &card) in deal.pile[state.drawn as usize..].iter().enumerate() {
+            pieces.push(Piece {
+                card,
+                holder: None,
+                pile: Some(r),
+                place: order.place(card),
+            });
+        }
+        // Each pile card's owner: the player whose turn draws it.
+        let owner: Vec<Vec<Lit>> = pieces
+            .iter()
+            .map(|piece| match piece.pile {
+                Some(_) => {
+                    let lits: Vec<Lit> = (0..players).map(|_| cnf.var()).collect();
+                    cnf.exactly_one(&lits);
+                    lits
+                }
+                None => Vec::new(),
+            })
+            .collect();
+
+        // The state before turn 0.
+        let mut clues = Counter::fixed(state.clues as usize, max_clues);
+        let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
+        let mut drawn = Counter::fixed(0, n);
+        let mut heights: Vec<Counter> = (0..suits)
+            .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
+            .collect();
+        let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
+        // `over[b]`: the game is over before turn b (see `over`).
+        let mut over = vec![won_lit(&mut cnf, &heights)];
+        // `won[b]`: every firework is complete before turn b.
+        let mut won = over.clone();
+        // `empty[b]`: the pile is empty before turn b.
+        let mut empty: Vec<Lit> = vec![drawn.at_least(n as isize)];
+        let mut turns = Vec::with_capacity(horizon);
+        // Throws (discards and misplays) while the pile lasts, at most the pace (see `pace`).
+        let pace = pace(deal, state, target).unwrap_or(0);
+        if pace < 0 {
+            cnf.clause(&[]);
+        }
+        let pace = if implied {
+            pace.max(0) as usize
+        } else {
+            horizon
+        };
+        let mut thrown_so_far = Counter::fixed(0, pace);
+
+        for t in 0..horizon {
+            let mover = (state.turn as usize + t) % players;
+            let mut turn = Turn {
+                misplay: cnf.var(),
+                clue: cnf.var(),
+                idle: over[t],
+                ..Turn::default()
+            };
+            // 1. The cards the mover may use: their own, and pile cards drawn by now (the r-th
+            //    pile card is drawn on turn r at the earliest).
+            for (i, piece) in pieces.iter().enumerate() {
+                let mine = match (piece.holder, piece.pile) {
+                    (Some(p), _) => p == mover,
+                    (None, Some(r)) => r < t,
+                    _ => false,
+                };
+                if !mine {
+                    continue;
+                }
+                let (play, throw) = (cnf.var(), cnf.var());
+                for lit in [play, throw] {
+                    cnf.clause(&[-lit, -used[i]]);
+                    if let Some(r) = piece.pile {
+                        cnf.clause(&[-lit, drawn.at_least(r as isize + 1)]);
+                        cnf.clause(&[-lit, owner[i][mover]]);
+                    }
+                }
+                // A play fits the stack; a misplay does not.
+                let h = &heights[piece.card.suit() as usize];
+                let below = h.at_least(piece.place as isize - 1);
+                let on = h.at_least(piece.place as isize);
+                cnf.clause(&[-play, below]);
+                cnf.clause(&[-play, -on]);
+                cnf.clause(&[-throw, -turn.misplay, -below, on]);
+                turn.play.push((i, play));
+                turn.throw.push((i, throw));
+            }
+            let plays: Vec<Lit> = turn.play.iter().map(|&(_, l)| l).collect();
+            let throws: Vec<Lit> = turn.throw.iter().map(|&(_, l)| l).collect();
+            let all: Vec<Lit> = plays.iter().chain(&throws).copied().collect();
+            cnf.at_most_one(&all);
+            let played = cnf.or(&plays);
+            let thrown = cnf.or(&throws);
+            let uses = cnf.or(&[played, thrown]);
+            // 2. Exactly one kind of turn; nothing once the game is won.
+            cnf.exactly_one(&[uses, turn.clue, turn.idle]);
+            cnf.clause(&[-turn.misplay, thrown]);
+
+            // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
+            //    the variant allows) and a finished stack gain, up to the maximum.
+            cnf.clause(&[-turn.clue, clues.at_least(tokens.clue_cost as isize)]);
+            let discard = cnf.and(&[thrown, -turn.misplay]);
+            if !tokens.discard_at_max {
+                cnf.clause(&[-discard, -clues.at_least(max_clues as isize)]);
+            }
+            let tops: Vec<Lit> = turn
+                .play
+                .iter()
+                .filter(|&&(i, _)| pieces[i].place as usize == size)
+                .map(|&(_, l)| l)
+                .collect();
+            let finishes = cnf.or(&tops);
+            let next_clues = Counter::fresh(&mut cnf, max_clues);
+            clues.step(
+                &mut cnf,
+                &[turn.clue],
+                &next_clues,
+                -(tokens.clue_cost as isize),
+            );
+            clues.step(
+                &mut cnf,
+                &[discard],
+                &next_clues,
+                tokens.discard_gain as isize,
+            );
+            clues.step(
+                &mut cnf,
+                &[finishes],
+                &next_clues,
+                tokens.stack_gain as isize,
+            );
+            let still = cnf.and(&[-turn.clue, -discard, -finishes]);
+            clues.step(&mut cnf, &[still], &next_clues, 0);
+
+            // 4. Strikes: a misplay adds one, and the last one is never taken.
+            cnf.clause(&[-turn.misplay, -strikes.at_least(max_strikes as isize - 1)]);
+            let next_strikes = Counter::fresh(&mut cnf, max_strikes - 1);
+            strikes.step(&mut cnf, &[turn.misplay], &next_strikes, 1);
+            strikes.step(&mut cnf, &[-turn.misplay], &next_strikes, 0);
+
+            // 5. Drawing: every use draws while the pile lasts.
+            let next_drawn = Counter::fresh(&mut cnf, n);
+            drawn.step(&mut cnf, &[uses], &next_drawn, 1);
+            drawn.step(&mut cnf, &[-uses], &next_drawn, 0);
+            for (i, piece) in pieces.iter().enumerate() {
+                if let Some(r) = piece.pile {
+                    let k = r as isize + 1;
+                    let now = [next_drawn.at_least(k), -drawn.at_least(k)];
+                    cnf.clause(&[-now[0], -now[1], owner[i][mover]]);
+                }
+            }
+
+            // 5b. Pace: a throw while the pile lasts uses up one turn that could have played.
+            let counted = cnf.and(&[thrown, -empty[t]]);
+            cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
+            let next_thrown = Counter::fresh(&mut cnf, pace);
+            thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
+            thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
+            thrown_so_far = next_thrown;
+
+            // 6. Fireworks: a played card raises its stack to its place.
+            let mut next_heights = Vec::with_capacity(suits);
+            for (s, h) in heights.iter().enumerate() {
+                let next = Counter::fresh(&mut cnf, size);
+                for k in 1..=size {
+                    let mut raise: Vec<Lit> = turn
+                        .play
+                        .iter()
+                        .filter(|&&(i, _)| {
+                            pieces[i].card.suit() as usize == s && pieces[i].place as usize == k
+                        })
+                        .map(|&(_, l)| l)
+                        .collect();
+                    raise.push(h.at_least(k as isize));
+                    let reached = cnf.or(&raise);
+                    cnf.equal_when(&[], next.at_least(k as isize), reached);
+                }
+                next_heights.push(next);
+            }
+
+            // 7. Cards used by the end of this turn.
+            for (i, u) in used.iter_mut().enumerate() {
+                let mut by: Vec<Lit> = vec![*u];
+                by.extend(turn.play.iter().filter(|&&(j, _)| j == i).map(|&(_, l)| l));
+                by.extend(turn.throw.iter().filter(|&&(j, _)| j == i).map(|&(_, l)| l));
+                *u = cnf.or(&by);
+            }
+
+            clues = next_clues;
+            strikes = next_strikes;
+            drawn = next_drawn;
+            heights = next_heights;
+            empty.push(drawn.at_least(n as isize));
+            // Over before turn t + 1: every firework complete, or a round played since the
+            // pile ran out (or the turns left in the final round taken).
+            let done = won_lit(&mut cnf, &heights);
+            let last_round = match state.final_turns {
+                NOT_FINAL => (t + 1)
+                    .checked_sub(players)
+                    .map_or(Cnf::FALSE, |b| empty[b]),
+                left => Cnf::constant(t + 1 >= left as usize),
+            };
+            let next_over = cnf.or(&[done, last_round]);
+            over.push(next_over);
+            won.push(done);
+            turns.push(turn);
+        }
+
+        // 8. The end: the target reached when the game is over (at the horizon at the latest).
+        let points: Vec<Lit> = heights
+            .iter()
+            .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
+            .collect();
+        cnf.at_least(&points, target as usize);
+        if implied && perfect {
+            // Every firework complete within a round of the last draw, and each card not yet
+            // on its stack played by some copy on some turn.
+            if state.final_turns == NOT_FINAL {
+                for b in 0..=horizon.saturating_sub(players) {
+                    cnf.clause(&[-empty[b], won[b + players]]);
+                }
+            }
+            for s in 0..suits {
+                for place in state.stacks[s].height() + 1..=size as u8 {
+                    let by: Vec<Lit> = turns
+                        .iter()
+                        .flat_map(|t| &t.play)
+                        .filter(|&&(i, _)| {
+                            pieces[i].card.suit() as usize == s && pieces[i].place == place
+                        })
+                        .map(|&(_, l)| l)
+                        .collect();
+                    cnf.clause(&by);
+                }
+            }
+        }
+        Encoding { cnf, pieces, turns }
+    }
+
+    /// The line a model gives (`value` reads a variable), as actions from the position: the
+    /// turns until the game is won. Slots are found by card, so copies of a card are
+    /// interchangeable; the caller replays the line through the rules to certify it.
+    pub fn line(&self, deal: &Deal, state: &State, value: impl Fn(Lit) -> bool) -> Vec<Action> {
+        let mut line = Vec::new();
+        let mut s = *state;
+        for turn in &self.turns {
+            if value(turn.idle) || s.is_over() {
+                break;
+            }
+            let pick = |list: &[(usize, Lit)]| list.iter().find(|&&(_, l)| value(l)).map(|p| p.0);
+            let slot = |i: usize| {
+                let card = self.pieces[i].card;
+                s.hand(s.turn as usize)
+                    .iter()
+                    .position(|&c| c == card)
+                    .map_or(u8::MAX, |x| x as u8)
+            };
+            let action = if let Some(i) = pick(&turn.play) {
+                Action::Play(slot(i))
+            } else if let Some(i) = pick(&turn.throw) {
+                if value(turn.misplay) {
+                    Action::Play(slot(i))
+                } else {
+                    Action::Discard(slot(i))
+                }
+            } else {
+                Action::Clue
+            };
+            line.push(action);
+            match s.apply(deal, action) {
+                Ok(next) => s = next,
+                Err(_) => break,
+            }
+        }
+        line
+    }
+}
+
+/// A literal for "every firework is complete".
+fn won_lit(cnf: &mut Cnf, heights: &[Counter]) -> Lit {
+    let tops: Vec<Lit> = heights
+        .iter()
+        .map(|h| h.at_least(h.max() as isize))
+        .collect();
+    cnf.and(&tops)
+}
