@@ -300,7 +300,7 @@ fn the_team_view_hides_every_hand_narrowed_by_its_holder_s_clues() {
 #[test]
 fn a_seed_report_has_the_fields_solve_json_printed() {
     let p = Problem::new(&seed_source("p2v0s1")).unwrap();
-    let report = analysis::solve(&p, &config(), None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None).unwrap();
     assert_sorted_keys(&report);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(
@@ -347,7 +347,7 @@ fn a_seed_report_has_the_fields_solve_json_printed() {
 #[test]
 fn a_lost_seed_reports_why() {
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
-    let report = analysis::solve(&p, &config(), None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None).unwrap();
     assert_sorted_keys(&report);
     assert_eq!(report.winnable, Some(false));
     let json = serde_json::to_value(&report).unwrap();
@@ -358,7 +358,7 @@ fn a_lost_seed_reports_why() {
 #[test]
 fn a_game_report_shows_the_position_and_numbers_the_line_from_its_turn() {
     let p = Problem::new(&game_source(40)).unwrap();
-    let report = analysis::solve(&p, &config(), None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None).unwrap();
     assert_sorted_keys(&report);
     let json = serde_json::to_value(&report).unwrap();
     assert!(json.get("deck").is_none());
@@ -396,7 +396,7 @@ fn a_game_report_shows_the_position_and_numbers_the_line_from_its_turn() {
 #[test]
 fn a_seed_line_exports_and_writes_positions_of_itself() {
     let p = Problem::new(&seed_source("p2v0s1")).unwrap();
-    let report = analysis::solve(&p, &config(), None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None).unwrap();
     let replay = hanablive::replay(&p.export_line(&report.actions).unwrap()).unwrap();
     assert_eq!(replay.score, report.max_score);
 
@@ -425,7 +425,7 @@ fn a_seed_line_exports_and_writes_positions_of_itself() {
 fn a_seed_record_agrees_with_the_report() {
     let rules = no_variant(2);
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
-    let report = analysis::solve(&p, &config(), None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None).unwrap();
     let game = Game::of(&rules);
     let record = analysis::seed_record("p2v0s731", &rules, &game, &config(), None).unwrap();
     assert_eq!(Some(&record.deck), report.deck.as_ref());
@@ -657,7 +657,7 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
     );
     // Solving the game after it names the card and the turn that lost it.
     let after = Problem::from_game(game.clone(), "thrown", 3).unwrap();
-    let report = analysis::solve(&after, &config, None).unwrap();
+    let report = analysis::solve(&after, &config, None, None).unwrap();
     assert_eq!(report.winnable, Some(false));
     assert_eq!(report.reason.map(|r| r.name()), Some("lost-card"));
     assert_eq!(report.lost_cards.len(), 1, "{report}");

@@ -458,3 +458,15 @@ proptest! {
         }
     }
 }
+
+/// `--sat-after` in `solve` and `seeds`: a delay, or a one-line error.
+#[test]
+fn sat_after_option() {
+    let mut runs = matrix(&["solve", "p2v0s1"], SEARCH, "--sat-after");
+    runs.extend(matrix(
+        &["seeds", "--players", "2", "--count", "2"],
+        &[("--threads", "1"), ("--time-limit", "1")],
+        "--sat-after",
+    ));
+    check_all(runs);
+}

@@ -32,19 +32,24 @@ use crate::batch::{Game, Outcome, Record};
 use crate::game::rules::Rules;
 use crate::portfolio::{self, DecidedBy};
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
-use crate::search::{self, Solution, SolveConfig};
+use crate::search::{Solution, SolveConfig};
 
 /// Solves `problem` within `config`'s limits and reports the answer, its line checked against
 /// the rules. `deadline`, the end of the caller's whole time, also bounds the search for why a
-/// position proven not winnable is lost.
+/// position proven not winnable is lost. Where the search has not settled the problem after
+/// `sat_after`, the SAT solver runs beside it ([`portfolio::decide`]).
 pub fn solve(
     problem: &Problem,
     config: &SolveConfig,
     deadline: Option<Instant>,
+    sat_after: Option<Duration>,
 ) -> Result<SolveReport, AnalysisError> {
-    let solution = search::solve(&problem.deal, &problem.state, config);
-    let reason = loss_reason(problem, &solution, deadline);
-    SolveReport::new(problem, &solution, reason)
+    let decided = portfolio::decide(&problem.deal, &problem.state, config, sat_after)
+        .map_err(|e| AnalysisError::Internal(e.to_string()))?;
+    let reason = loss_reason(problem, &decided.solution, deadline);
+    let mut report = SolveReport::new(problem, &decided.solution, reason)?;
+    report.by_sat = decided.by == DecidedBy::Sat;
+    Ok(report)
 }
 
 /// For a problem `solution` proves not winnable: the first test that rules the perfect score

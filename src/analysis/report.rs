@@ -63,6 +63,9 @@ pub struct SolveReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
     pub table_entries: usize,
+    /// The SAT solver settled what the search left open (see [`crate::portfolio`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_sat: bool,
     pub upper_bound: u8,
     pub variant: String,
     /// hanab.live's id of the variant (none for research decks).
@@ -183,6 +186,7 @@ impl SolveReport {
             seconds: solution.seconds,
             seed: problem.seed.clone(),
             table_entries: solution.table_entries,
+            by_sat: false,
             upper_bound: solution.upper_bound,
             variant: v.name.clone(),
             variant_id: v.id,
@@ -281,6 +285,12 @@ impl fmt::Display for SolveReport {
                 f,
                 "\nNot proven (time limit): the maximum score is at least {} and at most {} of {perfect}",
                 self.lower_bound, self.upper_bound
+            )?;
+        }
+        if self.by_sat {
+            write!(
+                f,
+                "\nSettled by the SAT solver beside the search (its line replayed through the rules)."
             )?;
         }
         let what = if self.proven {

@@ -20,7 +20,7 @@ mod solve;
 mod variants;
 
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 pub use game_args::GameArgs;
 pub use site::SiteArg;
@@ -136,5 +136,32 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+}
+
+/// When the SAT solver joins the search (`solve` on a deal, `seeds`).
+#[derive(Args, Debug, Clone)]
+pub struct SatArgs {
+    /// Start the SAT solver beside the search on a deal the search has not settled after this
+    /// many seconds (the hard ones: the search settles most deals in milliseconds). Whichever
+    /// settles it first stops the other, within the same --time-limit.
+    #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
+    pub sat_after: f64,
+    /// Use the search alone, without the SAT solver.
+    #[arg(long)]
+    pub no_sat: bool,
+}
+
+impl SatArgs {
+    /// The delay before the SAT solver starts, or `None` for the search alone (also under a
+    /// node limit, whose counts must be reproducible).
+    pub fn sat_after(&self, max_nodes: Option<u64>) -> anyhow::Result<Option<Duration>> {
+        if !(self.sat_after.is_finite() && (0.0..=1e9).contains(&self.sat_after)) {
+            bail!(
+                "--sat-after must be a number of seconds from 0 to 1e9, not {}",
+                self.sat_after
+            );
+        }
+        Ok((!self.no_sat && max_nodes.is_none()).then(|| Duration::from_secs_f64(self.sat_after)))
     }
 }

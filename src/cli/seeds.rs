@@ -59,14 +59,8 @@ pub struct SeedsArgs {
     /// proven so far. A limit too long for any clock (1e30) is no limit.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Start the SAT solver beside the search on a seed the search has not decided after this
-    /// many seconds (the hard ones: the search settles most seeds in milliseconds). Whichever
-    /// settles the seed first stops the other, within the same --time-limit.
-    #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
-    pub sat_after: f64,
-    /// Use the search alone, without the SAT solver.
-    #[arg(long)]
-    pub no_sat: bool,
+    #[command(flatten)]
+    pub sat: super::SatArgs,
     /// Stop each seed after about this many search nodes (like --time-limit, but reproducible).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -411,15 +405,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         bail!("--tt-mb must be at least 1");
     }
     let time_limit = super::time_limit_option(args.time_limit)?;
-    if !(args.sat_after.is_finite() && args.sat_after >= 0.0) {
-        bail!(
-            "--sat-after must be a number of seconds, 0 or more, not {}",
-            args.sat_after
-        );
-    }
-    // A reproducible node limit is the search's alone.
-    let sat_after =
-        (!args.no_sat && args.max_nodes.is_none()).then(|| Duration::from_secs_f64(args.sat_after));
+    let sat_after = args.sat.sat_after(args.max_nodes)?;
     let config = SolveConfig {
         threads: 1,
         tt_mb: args.tt_mb,

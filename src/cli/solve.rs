@@ -72,6 +72,8 @@ pub struct SolveArgs {
     pub game: super::GameArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub sat: super::SatArgs,
     /// Write the optimal line as a hanab.live game JSON that `replay` and hanab.live can load.
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
@@ -303,7 +305,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if (args.export.is_some() || args.link) && !p.is_whole_game() {
         return Err(AnalysisError::NotAWholeGame.into());
     }
-    let report = analysis::solve(&p, &config, deadline)?;
+    let sat_after = args.sat.sat_after(config.max_nodes)?;
+    let report = analysis::solve(&p, &config, deadline, sat_after)?;
     let link = if args.link {
         let id = p.deal.rules.variant.id.ok_or_else(|| {
             anyhow!("--link needs a hanab.live variant (the site cannot show a research deck)")
