@@ -144,7 +144,8 @@ mod tests {
 pub struct SatArgs {
     /// Start the SAT solver beside the search on a deal the search has not settled after this
     /// many seconds (the hard ones: the search settles most deals in milliseconds). Whichever
-    /// settles it first stops the other, within the same --time-limit.
+    /// settles it first stops the other, within the same --time-limit; a time limit that leaves
+    /// the SAT solver less than 5 s keeps it out (it would only slow the search down).
     #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
     pub sat_after: f64,
     /// Use the search alone, without the SAT solver.
