@@ -931,3 +931,58 @@ fn out_to_a_fifo_is_written_without_resuming() {
         assert_eq!(seeds_of_lines(&lines).len(), 3, "{lines}");
     }
 }
+
+/// `--retry-undecided` solves again the seeds a file holds as undecided (here without the node
+/// limit that stopped them), appends their records, and the summary counts each seed once with
+/// its proven record: the same as one run without the limit.
+#[test]
+fn retry_undecided_settles_the_seeds_a_limit_stopped() {
+    let f = Temp::new("retry.jsonl");
+    let whole = Temp::new("retry-whole.jsonl");
+    let base = ["--players", "2", "--variant", "black", "--count", "20"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let first = json(&seeds_owned(&with(&[
+        "--max-nodes",
+        "1000",
+        "--out",
+        f.path(),
+        "--json",
+    ])));
+    let undecided = first["undecided"].as_u64().unwrap();
+    assert!(
+        undecided > 0,
+        "the node limit should leave some seeds undecided"
+    );
+    let again = json(&seeds_owned(&with(&[
+        "--out",
+        f.path(),
+        "--retry-undecided",
+        "--json",
+    ])));
+    assert_eq!(again["solved_now"].as_u64().unwrap(), undecided);
+    assert_eq!(f.records().len() as u64, 20 + undecided);
+    let one_run = json(&seeds_owned(&with(&["--out", whole.path(), "--json"])));
+    for key in [
+        "seeds",
+        "winnable",
+        "not_winnable",
+        "undecided",
+        "histogram",
+    ] {
+        assert_eq!(again[key], one_run[key], "{key}");
+    }
+    assert_eq!(again["undecided"], 0);
+    // Summarizing the file gives the same figures.
+    let summarized = json(&seeds(&["--summarize", f.path(), "--json"]));
+    for key in [
+        "seeds",
+        "winnable",
+        "not_winnable",
+        "undecided",
+        "histogram",
+    ] {
+        assert_eq!(summarized[key], one_run[key], "{key}");
+    }
+}

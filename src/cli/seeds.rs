@@ -72,6 +72,11 @@ pub struct SeedsArgs {
     /// summary then goes to standard error); a pipe or FIFO is written without resuming.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
+    /// Solve again the seeds the --out file holds as undecided (a limit stopped them), for
+    /// instance with a longer --time-limit: their new records are appended, and the summaries
+    /// keep a proven record of a seed over an undecided one.
+    #[arg(long, requires = "out")]
+    pub retry_undecided: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -460,7 +465,11 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         .filter(|e| number(&e.seed).is_some())
         .collect();
     let old = batch::unique(old)?;
-    let done: HashSet<u64> = old.iter().filter_map(|e| number(&e.seed)).collect();
+    let done: HashSet<u64> = old
+        .iter()
+        .filter(|e| e.outcome.proven || !args.retry_undecided)
+        .filter_map(|e| number(&e.seed))
+        .collect();
     let todo: Vec<u64> = shard
         .numbers(from, last)
         .filter(|i| !done.contains(i))
@@ -548,9 +557,11 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     }
     let wall = start.elapsed().as_secs_f64();
     let solved_now = new.len();
-    let already_done = old.len();
+    let already_done = done.len();
     let mut entries = old;
     entries.extend(new);
+    // A seed solved again keeps its proven record (`--retry-undecided`).
+    let entries = batch::unique(entries)?;
     let summary = Summary::of(&entries);
     let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
     // With the lines on standard output, the summary goes to standard error.
