@@ -964,15 +964,6 @@ fn retry_undecided_settles_the_seeds_a_limit_stopped() {
     assert_eq!(again["solved_now"].as_u64().unwrap(), undecided);
     assert_eq!(f.records().len() as u64, 20 + undecided);
     let one_run = json(&seeds_owned(&with(&["--out", whole.path(), "--json"])));
-    for key in [
-        "seeds",
-        "winnable",
-        "not_winnable",
-        "undecided",
-        "histogram",
-    ] {
-        assert_eq!(again[key], one_run[key], "{key}");
-    }
     assert_eq!(again["undecided"], 0);
     // Summarizing the file gives the same figures.
     let summarized = json(&seeds(&["--summarize", f.path(), "--json"]));
@@ -983,6 +974,7 @@ fn retry_undecided_settles_the_seeds_a_limit_stopped() {
         "undecided",
         "histogram",
     ] {
+        assert_eq!(again[key], one_run[key], "{key}");
         assert_eq!(summarized[key], one_run[key], "{key}");
     }
 }

@@ -223,6 +223,19 @@ mod tests {
         cnf.clauses().all(|c| c.iter().any(|&l| value(l)))
     }
 
+    /// For each combination of the inputs `xs` (bit i for `xs[i]`), whether some setting of the
+    /// other (helper) variables satisfies every clause.
+    fn allowed(cnf: &Cnf, xs: &[Lit]) -> Vec<bool> {
+        let mut allowed = vec![false; 1 << xs.len()];
+        for value in assignments(cnf.vars()) {
+            if satisfied(cnf, &value) {
+                let bits = (0..xs.len()).fold(0, |b, i| b | usize::from(value(xs[i])) << i);
+                allowed[bits] = true;
+            }
+        }
+        allowed
+    }
+
     #[test]
     fn gadgets_mean_what_they_say() {
         for n in 1..=7usize {
@@ -233,16 +246,7 @@ mod tests {
             let mut amo = Cnf::new();
             let ys: Vec<Lit> = (0..n).map(|_| amo.var()).collect();
             amo.at_most_one(&ys);
-            // The gadgets' own helper variables are free: a combination of the inputs is allowed
-            // exactly when some setting of the helpers satisfies every clause.
-            let mut allowed = vec![false; 1 << n];
-            for value in assignments(amo.vars()) {
-                if satisfied(&amo, &value) {
-                    let bits = (0..n).fold(0, |b, i| b | usize::from(value(ys[i])) << i);
-                    allowed[bits] = true;
-                }
-            }
-            for (bits, &ok) in allowed.iter().enumerate() {
+            for (bits, ok) in allowed(&amo, &ys).into_iter().enumerate() {
                 assert_eq!(
                     ok,
                     bits.count_ones() <= 1,
@@ -270,14 +274,7 @@ mod tests {
                     } else {
                         cnf.at_least(&xs, k);
                     }
-                    let mut allowed = vec![false; 1 << n];
-                    for value in assignments(cnf.vars()) {
-                        if satisfied(&cnf, &value) {
-                            let bits = (0..n).fold(0, |b, i| b | usize::from(value(xs[i])) << i);
-                            allowed[bits] = true;
-                        }
-                    }
-                    for (bits, &ok) in allowed.iter().enumerate() {
+                    for (bits, ok) in allowed(&cnf, &xs).into_iter().enumerate() {
                         let ones = bits.count_ones() as usize;
                         let want = if most { ones <= k } else { ones >= k };
                         assert_eq!(ok, want, "n {n} k {k} at most {most} inputs {bits:b}");
