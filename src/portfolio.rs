@@ -46,11 +46,11 @@ struct SatBounds {
 
 /// Whether `state` can reach the perfect score, with the best score found and proven bounds.
 ///
-/// The search runs under `config`; once `sat_after` has passed without the best score settled,
-/// the SAT solver runs beside it until the same time limit (if that leaves it [`SAT_MIN_TIME`]) (and goes on alone where the search
-/// stopped at a node limit). It asks first for the perfect score, then
-/// (where that is out of reach) for one point less at a time, until some score is reached:
-/// that is the best score. A line from the SAT solver was replayed through the rules. The
+/// The search runs under `config`. Once `sat_after` has passed without the best score settled,
+/// the SAT solver runs beside it until the same time limit, if that leaves it at least
+/// [`SAT_MIN_TIME`] (and it goes on alone where the search stopped at a node limit). It asks
+/// first for the perfect score, then (where that is out of reach) for one point less at a time,
+/// until some score is reached: that is the best score. A line from the SAT solver was replayed through the rules. The
 /// first of the two to settle the best score stops the other. Where the SAT encoding does not
 /// model the rules (or `sat_after` is `None`), this is the search alone.
 ///
@@ -121,17 +121,18 @@ fn sat_bounds(deal: &Deal, state: &State, stop: &Stop) -> Result<SatBounds, SatE
     let floor = state.score(&deal.rules);
     for target in (floor + 1..=deal.rules.perfect_score()).rev() {
         match sat::reach(deal, state, target, stop.clone())? {
-            Decision::Winnable(line) => {
+            Decision::Reached(line) => {
                 bounds.lower = Some((target, line));
                 return Ok(bounds);
             }
-            Decision::NotWinnable => bounds.upper = Some(target - 1),
+            Decision::Unreachable => bounds.upper = Some(target - 1),
             Decision::Open => return Ok(bounds),
         }
     }
     Ok(bounds)
 }
 
+/// The search's solution as it stands: decided by the search, or by neither.
 fn searched(solution: Solution) -> Decided {
     let by = if solution.verdict().is_some() {
         DecidedBy::Search
@@ -143,7 +144,7 @@ fn searched(solution: Solution) -> Decided {
 
 /// The search's solution narrowed by the SAT solver's bounds.
 fn combine(mut solution: Solution, sat: SatBounds, start: Instant) -> Decided {
-    let before = solution.verdict();
+    let searched_verdict = solution.verdict();
     let (lower, upper) = (solution.lower_bound, solution.upper_bound);
     if let Some(up) = sat.upper {
         solution.upper_bound = solution.upper_bound.min(up);
@@ -166,10 +167,12 @@ fn combine(mut solution: Solution, sat: SatBounds, start: Instant) -> Decided {
     solution.max_score = solution.lower_bound;
     solution.proven = solution.lower_bound == solution.upper_bound;
     solution.seconds = start.elapsed().as_secs_f64();
-    let by = if before.is_none() && solution.verdict().is_some() {
-        DecidedBy::Sat
+    if searched_verdict.is_none() && solution.verdict().is_some() {
+        Decided {
+            solution,
+            by: DecidedBy::Sat,
+        }
     } else {
-        searched(solution.clone()).by
-    };
-    Decided { solution, by }
+        searched(solution)
+    }
 }

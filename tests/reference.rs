@@ -648,6 +648,22 @@ fn loss_reasons_agree_with_the_reference() {
     );
 }
 
+/// A random position the SAT encoding models: a deal `game` makes, after up to `most` random
+/// legal actions (drawn again until the encoding applies).
+fn modelled_position(
+    rng: &mut Rng,
+    game: impl Fn(&mut Rng) -> (Rules, Vec<Card>, Deal, State),
+    most: u64,
+) -> (Rules, Deal, State) {
+    loop {
+        let (rules, _, deal, state) = game(rng);
+        let s = wander(rng, &deal, &state, most);
+        if hanabi_solver::sat::encode::applies(&deal, &s).is_ok() {
+            return (rules, deal, s);
+        }
+    }
+}
+
 /// The SAT encoding against the brute force, at random positions of random tiny games (hands
 /// of two cards and more, so that a clue is always possible, as the encoding needs): for every
 /// target score it can reach, the formula is satisfiable exactly when some line reaches that
@@ -660,18 +676,13 @@ fn sat_encoding_agrees_with_reference() {
     // [target not reached, target reached], over every position and target.
     let mut seen = [0usize; 2];
     let mut perfect_seen = [0usize; 2];
-    let mut positions = 0;
-    while positions < 400 {
-        let (rules, _, deal, state) = match rng.below(3) {
-            0 => random_single_copy_game(&mut rng),
-            1 => random_pool_game(&mut rng, 14),
-            _ => random_tiny_game(&mut rng, 12, Some(false)),
+    for _ in 0..400 {
+        let game = |rng: &mut Rng| match rng.below(3) {
+            0 => random_single_copy_game(rng),
+            1 => random_pool_game(rng, 14),
+            _ => random_tiny_game(rng, 12, Some(false)),
         };
-        let s = wander(&mut rng, &deal, &state, 10);
-        if encode::applies(&deal, &s).is_err() {
-            continue;
-        }
-        positions += 1;
+        let (rules, deal, s) = modelled_position(&mut rng, game, 10);
         let best = reference(&deal, &s, &mut HashMap::new());
         let perfect = rules.perfect_score();
         for target in s.score(&rules).max(1)..=perfect {
@@ -680,12 +691,12 @@ fn sat_encoding_agrees_with_reference() {
                 let answer = sat::solve(&deal, &s, target, &encoding, Stop::default())
                     .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
                 let reached = match answer {
-                    Decision::Winnable(line) => {
+                    Decision::Reached(line) => {
                         let end = final_state(&deal, &s, &line).unwrap();
                         assert!(end.is_over() && end.score(&rules) >= target);
                         true
                     }
-                    Decision::NotWinnable => false,
+                    Decision::Unreachable => false,
                     Decision::Open => panic!("no limit was set"),
                 };
                 assert_eq!(
@@ -709,7 +720,6 @@ fn sat_encoding_agrees_with_reference() {
 #[test]
 fn sat_beside_a_cut_search_finds_the_best_score() {
     use hanabi_solver::portfolio::{self, DecidedBy};
-    use hanabi_solver::sat::encode;
     let mut rng = Rng(0xdec1de);
     // No bounds and one node: the search settles only what its first greedy line settles.
     let config = SolveConfig {
@@ -723,17 +733,12 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
         ..SolveConfig::default()
     };
     let mut by_sat = 0;
-    let mut positions = 0;
-    while positions < 400 {
-        let (rules, _, deal, state) = match rng.below(2) {
-            0 => random_single_copy_game(&mut rng),
-            _ => random_tiny_game(&mut rng, 12, Some(false)),
+    for _ in 0..400 {
+        let game = |rng: &mut Rng| match rng.below(2) {
+            0 => random_single_copy_game(rng),
+            _ => random_tiny_game(rng, 12, Some(false)),
         };
-        let s = wander(&mut rng, &deal, &state, 6);
-        if encode::applies(&deal, &s).is_err() {
-            continue;
-        }
-        positions += 1;
+        let (rules, deal, s) = modelled_position(&mut rng, game, 6);
         let best = reference(&deal, &s, &mut HashMap::new());
         let decided =
             portfolio::decide(&deal, &s, &config, Some(std::time::Duration::ZERO)).unwrap();

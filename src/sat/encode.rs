@@ -1,4 +1,4 @@
-//! The question "can this position still reach the perfect score?" as a formula.
+//! The question "can the game from this position end with at least k points?" as a formula.
 //!
 //! The formula has one block per turn up to a horizon no game from the position can outlast
 //! ([`horizon`]). Each block says what the player to move does: plays or throws away (discards
@@ -98,16 +98,39 @@ pub fn pace(deal: &Deal, state: &State, target: u8) -> Option<isize> {
     })
 }
 
+/// Where a card that may still be used is now.
+#[derive(Clone, Copy, Debug)]
+enum Origin {
+    /// In this player's hand.
+    Hand(usize),
+    /// In the pile, with this many cards to be drawn before it.
+    Pile(usize),
+}
+
 /// One card that may still be used: in a hand now, or in the pile.
 #[derive(Clone, Copy, Debug)]
 struct Piece {
     card: Card,
-    /// The holder of a card in a hand now.
-    holder: Option<usize>,
-    /// For a pile card, how many cards are drawn before it.
-    pile: Option<usize>,
+    origin: Origin,
     /// The card's place on its stack (1 goes on an empty stack).
     place: u8,
+}
+
+/// The cards of `state` that may still be used: every hand's, then the pile's, top first.
+fn pieces(deal: &Deal, state: &State) -> Vec<Piece> {
+    let order = deal.rules.variant.play_order();
+    let piece = |card: Card, origin| Piece {
+        card,
+        origin,
+        place: order.place(card),
+    };
+    let hands = (0..deal.rules.players as usize)
+        .flat_map(|p| state.hand(p).iter().map(move |&c| (c, Origin::Hand(p))));
+    let pile = deal.pile[state.drawn as usize..]
+        .iter()
+        .enumerate()
+        .map(|(r, &c)| (c, Origin::Pile(r)));
+    hands.chain(pile).map(|(c, o)| piece(c, o)).collect()
 }
 
 /// What one turn of a model does, as variables.
@@ -200,35 +223,17 @@ impl Encoding {
         let perfect = target >= rules.perfect_score();
         let mut cnf = Cnf::new();
 
-        let mut pieces = Vec::new();
-        for p in 0..players {
-            for &card in state.hand(p) {
-                pieces.push(Piece {
-                    card,
-                    holder: Some(p),
-                    pile: None,
-                    place: order.place(card),
-                });
-            }
-        }
-        for (r, &card) in deal.pile[state.drawn as usize..].iter().enumerate() {
-            pieces.push(Piece {
-                card,
-                holder: None,
-                pile: Some(r),
-                place: order.place(card),
-            });
-        }
+        let pieces = pieces(deal, state);
         // Each pile card's owner: the player whose turn draws it.
         let owner: Vec<Vec<Lit>> = pieces
             .iter()
-            .map(|piece| match piece.pile {
-                Some(_) => {
+            .map(|piece| match piece.origin {
+                Origin::Pile(_) => {
                     let lits: Vec<Lit> = (0..players).map(|_| cnf.var()).collect();
                     cnf.exactly_one(&lits);
                     lits
                 }
-                None => Vec::new(),
+                Origin::Hand(_) => Vec::new(),
             })
             .collect();
 
@@ -240,10 +245,10 @@ impl Encoding {
             .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
             .collect();
         let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
-        // `over[b]`: the game is over before turn b (see `over`).
-        let mut over = vec![won_lit(&mut cnf, &heights)];
         // `won[b]`: every firework is complete before turn b.
-        let mut won = over.clone();
+        let mut won = vec![won_lit(&mut cnf, &heights)];
+        // The game is over before this turn (see the end of the loop).
+        let mut over = won[0];
         // `empty[b]`: the pile is empty before turn b.
         let mut empty: Vec<Lit> = vec![drawn.at_least(n as isize)];
         let mut turns = Vec::with_capacity(horizon);
@@ -264,16 +269,15 @@ impl Encoding {
             let mut turn = Turn {
                 misplay: cnf.var(),
                 clue: cnf.var(),
-                idle: over[t],
+                idle: over,
                 ..Turn::default()
             };
-            // 1. The cards the mover may use: their own, and pile cards drawn by now (the r-th
-            //    pile card is drawn on turn r at the earliest).
+            // 1. The cards the mover may use, once each: their own, and pile cards drawn by
+            //    now (the r-th pile card is drawn on turn r at the earliest).
             for (i, piece) in pieces.iter().enumerate() {
-                let mine = match (piece.holder, piece.pile) {
-                    (Some(p), _) => p == mover,
-                    (None, Some(r)) => r < t,
-                    _ => false,
+                let mine = match piece.origin {
+                    Origin::Hand(p) => p == mover,
+                    Origin::Pile(r) => r < t,
                 };
                 if !mine {
                     continue;
@@ -281,11 +285,12 @@ impl Encoding {
                 let (play, throw) = (cnf.var(), cnf.var());
                 for lit in [play, throw] {
                     cnf.clause(&[-lit, -used[i]]);
-                    if let Some(r) = piece.pile {
+                    if let Origin::Pile(r) = piece.origin {
                         cnf.clause(&[-lit, drawn.at_least(r as isize + 1)]);
                         cnf.clause(&[-lit, owner[i][mover]]);
                     }
                 }
+                used[i] = cnf.or(&[used[i], play, throw]);
                 // A play fits the stack; a misplay does not.
                 let h = &heights[piece.card.suit() as usize];
                 let below = h.at_least(piece.place as isize - 1);
@@ -354,7 +359,7 @@ impl Encoding {
             drawn.step(&mut cnf, &[uses], &next_drawn, 1);
             drawn.step(&mut cnf, &[-uses], &next_drawn, 0);
             for (i, piece) in pieces.iter().enumerate() {
-                if let Some(r) = piece.pile {
+                if let Origin::Pile(r) = piece.origin {
                     let k = r as isize + 1;
                     let now = [next_drawn.at_least(k), -drawn.at_least(k)];
                     cnf.clause(&[-now[0], -now[1], owner[i][mover]]);
@@ -389,14 +394,6 @@ impl Encoding {
                 next_heights.push(next);
             }
 
-            // 7. Cards used by the end of this turn.
-            for (i, u) in used.iter_mut().enumerate() {
-                let mut by: Vec<Lit> = vec![*u];
-                by.extend(turn.play.iter().filter(|&&(j, _)| j == i).map(|&(_, l)| l));
-                by.extend(turn.throw.iter().filter(|&&(j, _)| j == i).map(|&(_, l)| l));
-                *u = cnf.or(&by);
-            }
-
             clues = next_clues;
             strikes = next_strikes;
             drawn = next_drawn;
@@ -411,13 +408,12 @@ impl Encoding {
                     .map_or(Cnf::FALSE, |b| empty[b]),
                 left => Cnf::constant(t + 1 >= left as usize),
             };
-            let next_over = cnf.or(&[done, last_round]);
-            over.push(next_over);
+            over = cnf.or(&[done, last_round]);
             won.push(done);
             turns.push(turn);
         }
 
-        // 8. The end: the target reached when the game is over (at the horizon at the latest).
+        // 7. The end: the target reached when the game is over (at the horizon at the latest).
         let points: Vec<Lit> = heights
             .iter()
             .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))

@@ -1,11 +1,11 @@
-//! Deciding "can this position still reach the perfect score?" with a SAT solver.
+//! Deciding "can the game from this position end with at least k points?" with a SAT solver.
 //!
 //! The search ([`crate::search`]) settles almost every deal at once, but a few hard deals
 //! (many players, a suit with one copy of each card) leave it between bounds for minutes: it
 //! must refute every line one by one. A CDCL solver learns why whole families of lines fail,
-//! and settles those deals in seconds. The formula ([`encode`]) is exact: a model is a winning
-//! line, which is replayed through the rules before it is believed, and no model means no line
-//! wins. The solver is CaDiCaL, built from source by the `cadical` crate.
+//! and settles those deals in seconds. The formula ([`encode`]) is exact: a model is a line
+//! reaching k, which is replayed through the rules before it is believed, and no model means no
+//! line reaches k. The solver is CaDiCaL, built from source by the `cadical` crate.
 
 pub mod cnf;
 pub mod encode;
@@ -16,17 +16,17 @@ use std::time::Instant;
 
 use thiserror::Error;
 
+use crate::line::final_state;
 use crate::state::{Action, Deal, State};
 use encode::Encoding;
 
-/// What the solver settled about a position.
+/// What the solver settled about a position and a target score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// A line reaching the target (the perfect score for [`decide`]), checked against the
-    /// rules.
-    Winnable(Vec<Action>),
+    /// A line reaching the target, checked against the rules.
+    Reached(Vec<Action>),
     /// No line reaches the target.
-    NotWinnable,
+    Unreachable,
     /// Stopped by the deadline or the cancel flag first.
     Open,
 }
@@ -59,13 +59,8 @@ impl cadical::Callbacks for Stop {
     }
 }
 
-/// Whether `state` can still reach the perfect score, by the SAT solver.
-pub fn decide(deal: &Deal, state: &State, stop: Stop) -> Result<Decision, SatError> {
-    reach(deal, state, deal.rules.perfect_score(), stop)
-}
-
 /// Whether some line from `state` ends the game with a score of at least `target`, by the SAT
-/// solver ([`Decision::Winnable`] then holds the line).
+/// solver ([`Decision::Reached`] then holds the line).
 pub fn reach(deal: &Deal, state: &State, target: u8, stop: Stop) -> Result<Decision, SatError> {
     encode::applies(deal, state).map_err(SatError::NotModelled)?;
     let encoding = Encoding::new(deal, state, target, true);
@@ -87,11 +82,11 @@ pub fn solve(
     solver.set_callbacks(Some(stop));
     match solver.solve() {
         None => Ok(Decision::Open),
-        Some(false) => Ok(Decision::NotWinnable),
+        Some(false) => Ok(Decision::Unreachable),
         Some(true) => {
             let line = encoding.line(deal, state, |l| solver.value(l) == Some(true));
             check_line(deal, state, target, &line)?;
-            Ok(Decision::Winnable(line))
+            Ok(Decision::Reached(line))
         }
     }
 }
@@ -99,12 +94,7 @@ pub fn solve(
 /// Replays `line` from `state` and checks that it ends the game with at least `target`.
 fn check_line(deal: &Deal, state: &State, target: u8, line: &[Action]) -> Result<(), SatError> {
     let rules = &deal.rules;
-    let mut s = *state;
-    for (i, &a) in line.iter().enumerate() {
-        s = s
-            .apply(deal, a)
-            .map_err(|e| SatError::BadLine(format!("action {i} ({a:?}): {e}")))?;
-    }
+    let s = final_state(deal, state, line).map_err(SatError::BadLine)?;
     if !s.is_over() {
         Err(SatError::BadLine("the game is not over after it".into()))
     } else if s.score(rules) < target {
