@@ -206,9 +206,10 @@ impl Encoding {
     /// The formula for `state` (which [`applies`] must accept): satisfiable exactly when some
     /// line from it ends the game with a score of at least `target`.
     ///
-    /// `implied` adds constraints that follow from the others (the pace, each missing card
-    /// played; for the perfect score, complete within a round of the last draw): they change
-    /// no answer, but they spare the solver from learning them.
+    /// `implied` adds constraints that follow from the others (the pace; for the perfect score,
+    /// each missing card played by some copy, the last copy of one never thrown, and every
+    /// firework complete within a round of the last draw): they change no answer, but they
+    /// spare the solver from learning them.
     pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> Encoding {
         let rules = &deal.rules;
         let order = rules.variant.play_order();
@@ -237,6 +238,15 @@ impl Encoding {
             })
             .collect();
 
+        let root_height = |piece: &Piece| state.stacks[piece.card.suit() as usize].height();
+        // The pieces that are the last copy of a card still needed: the perfect score needs
+        // each of them played, so (with `implied`) none is thrown.
+        let critical: Vec<bool> = pieces
+            .iter()
+            .map(|a| {
+                a.place > root_height(a) && pieces.iter().filter(|b| b.card == a.card).count() == 1
+            })
+            .collect();
         // The state before turn 0.
         let mut clues = Counter::fixed(state.clues as usize, max_clues);
         let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
@@ -272,17 +282,27 @@ impl Encoding {
                 idle: over,
                 ..Turn::default()
             };
-            // 1. The cards the mover may use, once each: their own, and pile cards drawn by
-            //    now (the r-th pile card is drawn on turn r at the earliest).
+            // 1. The cards the mover may use, once each: their own, and pile cards they drew.
+            //    The r-th pile card is drawn on turn r at the earliest, and its drawer's next
+            //    turn comes a round later. A card already below its stack is never played.
             for (i, piece) in pieces.iter().enumerate() {
                 let mine = match piece.origin {
                     Origin::Hand(p) => p == mover,
-                    Origin::Pile(r) => r < t,
+                    Origin::Pile(r) => r + players <= t,
                 };
                 if !mine {
                     continue;
                 }
-                let (play, throw) = (cnf.var(), cnf.var());
+                let play = if piece.place > root_height(piece) {
+                    cnf.var()
+                } else {
+                    Cnf::FALSE
+                };
+                let throw = if implied && perfect && critical[i] {
+                    Cnf::FALSE
+                } else {
+                    cnf.var()
+                };
                 for lit in [play, throw] {
                     cnf.clause(&[-lit, -used[i]]);
                     if let Origin::Pile(r) = piece.origin {
@@ -298,8 +318,12 @@ impl Encoding {
                 cnf.clause(&[-play, below]);
                 cnf.clause(&[-play, -on]);
                 cnf.clause(&[-throw, -turn.misplay, -below, on]);
-                turn.play.push((i, play));
-                turn.throw.push((i, throw));
+                if play != Cnf::FALSE {
+                    turn.play.push((i, play));
+                }
+                if throw != Cnf::FALSE {
+                    turn.throw.push((i, throw));
+                }
             }
             let plays: Vec<Lit> = turn.play.iter().map(|&(_, l)| l).collect();
             let throws: Vec<Lit> = turn.throw.iter().map(|&(_, l)| l).collect();
