@@ -12,7 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::sat::{self, Decision, SatError, Stop};
-use crate::search::{self, deadline_after, Solution, SolveConfig};
+use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
 use crate::state::{Action, Deal, State};
 
 /// Which solver settled a deal.
@@ -32,9 +32,9 @@ pub struct Decided {
 }
 
 /// The SAT solver joins the search only where the time limit leaves it at least this long. On
-/// the hard deals it is there for it rarely settles anything sooner, and meanwhile it takes a
-/// core from the search: with 2 s a deal and the SAT solver from 0.5 s, a 4-player Black row of
-/// 10,000 seeds left 120 undecided where the search alone left 85.
+/// the hard deals the search leaves open, winning lines take it seconds to find; meanwhile it
+/// takes a core from the search: with 2 s a deal and the SAT solver from 0.5 s, a 4-player
+/// Black row of 10,000 seeds left 120 undecided where the search alone left 85.
 pub const SAT_MIN_TIME: Duration = Duration::from_secs(5);
 
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
@@ -50,9 +50,11 @@ struct SatBounds {
 /// the SAT solver runs beside it until the same time limit, if that leaves it at least
 /// [`SAT_MIN_TIME`] (and it goes on alone where the search stopped at a node limit). It asks
 /// first for the perfect score, then (where that is out of reach) for one point less at a time,
-/// until some score is reached: that is the best score. A line from the SAT solver was replayed through the rules. The
-/// first of the two to settle the best score stops the other. Where the SAT encoding does not
-/// model the rules (or `sat_after` is `None`), this is the search alone.
+/// until some score is reached: that is the best score. Each score it proves out of reach
+/// becomes the search's ceiling at once ([`Ceiling`]), so the search stops asking for it; a
+/// line from it was replayed through the rules. The first of the two to settle the best score stops the other.
+/// Where the SAT encoding does not model the rules (or `sat_after` is `None`), this is the
+/// search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
 /// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
@@ -73,8 +75,10 @@ pub fn decide(
     };
     let start = Instant::now();
     let cancel = Arc::new(AtomicBool::new(false));
+    let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
+        ceiling: Some(ceiling.clone()),
         ..config.clone()
     };
     // Set (and signalled) when the search has returned: whether it settled the best score.
@@ -94,7 +98,7 @@ pub fn decide(
                 deadline: deadline_after(start, config.time_limit),
                 cancel: Some(cancel.clone()),
             };
-            let bounds = sat_bounds(deal, state, &stop)?;
+            let bounds = sat_bounds(deal, state, &stop, &ceiling)?;
             if bounds.lower.is_some() {
                 cancel.store(true, Ordering::Relaxed);
             }
@@ -111,12 +115,18 @@ pub fn decide(
         let sat = sat.join().expect("the SAT thread does not panic");
         (solution, sat)
     });
-    Ok(combine(solution, sat?, start))
+    Ok(combine(solution, sat?, ceiling.own_bound(), start))
 }
 
 /// The SAT solver's bounds on the best score from `state`: the perfect score first, then one
-/// point less at a time until one is reached, or until `stop`.
-fn sat_bounds(deal: &Deal, state: &State, stop: &Stop) -> Result<SatBounds, SatError> {
+/// point less at a time until one is reached, or until `stop`. Each score out of reach lowers
+/// `ceiling` at once.
+fn sat_bounds(
+    deal: &Deal,
+    state: &State,
+    stop: &Stop,
+    ceiling: &Ceiling,
+) -> Result<SatBounds, SatError> {
     let mut bounds = SatBounds::default();
     let floor = state.score(&deal.rules);
     for target in (floor + 1..=deal.rules.perfect_score()).rev() {
@@ -125,7 +135,10 @@ fn sat_bounds(deal: &Deal, state: &State, stop: &Stop) -> Result<SatBounds, SatE
                 bounds.lower = Some((target, line));
                 return Ok(bounds);
             }
-            Decision::Unreachable => bounds.upper = Some(target - 1),
+            Decision::Unreachable => {
+                bounds.upper = Some(target - 1);
+                ceiling.lower(target - 1);
+            }
             Decision::Open => return Ok(bounds),
         }
     }
@@ -142,10 +155,17 @@ fn searched(solution: Solution) -> Decided {
     Decided { solution, by }
 }
 
-/// The search's solution narrowed by the SAT solver's bounds.
-fn combine(mut solution: Solution, sat: SatBounds, start: Instant) -> Decided {
-    let searched_verdict = solution.verdict();
+/// The search's solution narrowed by the SAT solver's bounds. `own_bound` is the upper bound
+/// the search had proven itself before it took the SAT solver's as its ceiling, if it did:
+/// the deal was settled by the SAT solver where the search's own bounds left it open.
+fn combine(
+    mut solution: Solution,
+    sat: SatBounds,
+    own_bound: Option<u8>,
+    start: Instant,
+) -> Decided {
     let (lower, upper) = (solution.lower_bound, solution.upper_bound);
+    let own_verdict = search::verdict(lower, own_bound.unwrap_or(upper), solution.perfect_score);
     if let Some(up) = sat.upper {
         solution.upper_bound = solution.upper_bound.min(up);
     }
@@ -155,19 +175,18 @@ fn combine(mut solution: Solution, sat: SatBounds, start: Instant) -> Decided {
             solution.line = line;
         }
     }
-    if (solution.lower_bound, solution.upper_bound) == (lower, upper) {
-        return searched(solution);
+    if (solution.lower_bound, solution.upper_bound) != (lower, upper) {
+        assert!(
+            solution.lower_bound <= solution.upper_bound,
+            "the SAT solver's line reaches {} above the search's proven bound {}",
+            solution.lower_bound,
+            solution.upper_bound
+        );
+        solution.max_score = solution.lower_bound;
+        solution.proven = solution.lower_bound == solution.upper_bound;
+        solution.seconds = start.elapsed().as_secs_f64();
     }
-    assert!(
-        solution.lower_bound <= solution.upper_bound,
-        "the SAT solver's line reaches {} above the search's proven bound {}",
-        solution.lower_bound,
-        solution.upper_bound
-    );
-    solution.max_score = solution.lower_bound;
-    solution.proven = solution.lower_bound == solution.upper_bound;
-    solution.seconds = start.elapsed().as_secs_f64();
-    if searched_verdict.is_none() && solution.verdict().is_some() {
+    if own_verdict.is_none() && solution.verdict().is_some() {
         Decided {
             solution,
             by: DecidedBy::Sat,

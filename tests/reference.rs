@@ -754,3 +754,58 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
         "the SAT solver settled only {by_sat} positions"
     );
 }
+
+/// A ceiling proven by another solver (see `search::Ceiling`) changes no answer: set to the
+/// true best score before the search starts, the search reaches that score with a line that
+/// replays, and where its own bounds were looser it took the ceiling (its own bound recorded);
+/// set to the perfect score, the search is the one without a ceiling, node for node.
+#[test]
+fn a_ceiling_proven_elsewhere_keeps_answers() {
+    use hanabi_solver::search::Ceiling;
+    use std::sync::Arc;
+    let mut rng = Rng(0xce11);
+    // Without bounds or relaxations the search's own upper bound is the perfect score until it
+    // refutes it: the ceiling then does the refuting.
+    let loose = Tuning {
+        bounds: BoundSet::NONE,
+        relaxed: false,
+        pool: false,
+        ..Tuning::FULL
+    };
+    let mut taken = 0;
+    for g in 0..150 {
+        let (rules, _, deal, state) = random_tiny_game(&mut rng, 12, Some(false));
+        let best = reference(&deal, &state, &mut HashMap::new());
+        for tuning in [Tuning::FULL, loose] {
+            let without = SolveConfig {
+                tuning,
+                ..SolveConfig::default()
+            };
+            let plain = solve(&deal, &state, &without);
+            for score in [best, rules.perfect_score()] {
+                let ceiling = Arc::new(Ceiling::new(score));
+                let config = SolveConfig {
+                    ceiling: Some(ceiling.clone()),
+                    ..without.clone()
+                };
+                let got = solve(&deal, &state, &config);
+                assert!(got.proven, "game {g}");
+                assert_eq!(got.max_score, best, "game {g}, ceiling {score}");
+                let end = final_state(&deal, &state, &got.line).unwrap();
+                assert_eq!(end.score(&rules), best, "game {g}: the line's score");
+                if let Some(own) = ceiling.own_bound() {
+                    assert!(own > score, "game {g}: own bound {own}, ceiling {score}");
+                    taken += 1;
+                }
+                if score == rules.perfect_score() {
+                    assert_eq!(ceiling.own_bound(), None, "game {g}");
+                    assert_eq!(got.nodes, plain.nodes, "game {g}");
+                }
+            }
+        }
+    }
+    assert!(
+        taken >= 15,
+        "the ceiling was taken in only {taken} searches"
+    );
+}

@@ -164,7 +164,7 @@ impl SearchArgs {
             time_limit,
             max_nodes: self.max_nodes,
             tuning: Tuning::FULL,
-            cancel: None,
+            ..SolveConfig::default()
         })
     }
 }

@@ -1,7 +1,7 @@
 //! The root of the search: narrowing the score between a line found and an upper bound,
 //! splitting the first plies across threads, and honouring time and memory limits.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,50 @@ pub struct SolveConfig {
     /// Stop once this is set (by another thread); the result then holds proven bounds. The
     /// search sets it itself when its time limit passes.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// An upper bound that another solver proves while the search runs (the SAT solver beside
+    /// it): the search asks nothing above it.
+    pub ceiling: Option<Arc<Ceiling>>,
+}
+
+/// A proven upper bound on the best score that another thread may lower during a search.
+///
+/// Lowering it interrupts the search's questions of the moment (which may be about a score
+/// now known out of reach); the search then asks again below it.
+#[derive(Debug)]
+pub struct Ceiling {
+    score: AtomicU8,
+    lowered: AtomicBool,
+    /// The upper bound a search had proven itself when it first took this one instead
+    /// (`u8::MAX` until then).
+    own: AtomicU8,
+}
+
+impl Ceiling {
+    /// No bound yet beyond `score` (the perfect score, say).
+    pub fn new(score: u8) -> Ceiling {
+        Ceiling {
+            score: AtomicU8::new(score),
+            lowered: AtomicBool::new(false),
+            own: AtomicU8::new(u8::MAX),
+        }
+    }
+
+    /// Records that no line reaches above `score`.
+    pub fn lower(&self, score: u8) {
+        if self.score.fetch_min(score, Ordering::Relaxed) > score {
+            self.lowered.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn score(&self) -> u8 {
+        self.score.load(Ordering::Relaxed)
+    }
+
+    /// The upper bound a search had proven itself when it took this one, lower, instead;
+    /// `None` if it never did.
+    pub fn own_bound(&self) -> Option<u8> {
+        Some(self.own.load(Ordering::Relaxed)).filter(|&b| b != u8::MAX)
+    }
 }
 
 impl Default for SolveConfig {
@@ -45,6 +89,7 @@ impl Default for SolveConfig {
             max_nodes: None,
             tuning: Tuning::FULL,
             cancel: None,
+            ceiling: None,
         }
     }
 }
@@ -473,12 +518,28 @@ fn solve_with(
         let mut round_budget = QUICK_NODES;
         // The goals of the question "can the real game reach hi?" not yet refuted.
         let mut goals = open_goals(hi);
+        // Set when the ceiling is lowered: the round's questions stop, and the next round asks
+        // below it.
+        let unasked = AtomicBool::new(false);
+        let interrupt = config.ceiling.as_deref().map_or(&unasked, |c| &c.lowered);
         while lo < hi && !stop.load(Ordering::Relaxed) {
+            if let Some(ceiling) = &config.ceiling {
+                interrupt.store(false, Ordering::Relaxed);
+                // A ceiling below a line found would be a fault of the other solver, which
+                // its caller checks; the search keeps what its line shows.
+                let cap = ceiling.score().max(lo);
+                if cap < hi {
+                    ceiling.own.fetch_min(hi, Ordering::Relaxed);
+                    hi = cap;
+                    goals = open_goals(hi);
+                    continue;
+                }
+            }
             let limit = round_budget.min(budget(&nodes));
             if limit == 0 {
                 break;
             }
-            let never = AtomicBool::new(false);
+            let never = interrupt;
             // For every goal: can the real game reach it? And if not yet known, the pool game
             // (far smaller: where it cannot reach the goal, neither can the relaxed game),
             // then the relaxed game. With more threads the two kinds run side by side, the
@@ -491,7 +552,7 @@ fn solve_with(
                         goal: open.goal,
                         ..ctx.clone_ref()
                     };
-                    let answer = limited.reach_split(state, hi, depth, &never);
+                    let answer = limited.reach_split(state, hi, depth, never);
                     answers.push(answer);
                     if answer == Answer::Yes {
                         break;
@@ -513,7 +574,7 @@ fn solve_with(
                             .min(budget(&nodes)),
                         ..ctx.clone_ref()
                     }
-                    .reach_split(&relaxed_root, hi, depth, &never)
+                    .reach_split(&relaxed_root, hi, depth, never)
                 };
                 if use_pool && !open.refuted && !open.pool_reaches {
                     match ask(true) {
@@ -585,7 +646,7 @@ fn solve_with(
                     node_limit: round_budget.min(budget(&nodes)),
                     ..ctx.clone_ref()
                 };
-                match limited.reach_split(state, lo + 1, depth, &never) {
+                match limited.reach_split(state, lo + 1, depth, never) {
                     Answer::Yes => {
                         if want_line {
                             match ctx.line(state, lo + 1) {
