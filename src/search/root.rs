@@ -301,11 +301,25 @@ impl<'a> Ctx<'a> {
 }
 
 /// How many times the real questions' budget the relaxed games (each of them) get in each
-/// round. The hardest deals to decide are those that cannot be won, and there a relaxation is
-/// what proves it; but on deals that can be won the relaxed games only delay the line. Measured
-/// on one thread: with 16 the slowest hard deck takes 7.2 s and p4v0s1791 (won) 2.6 s; with 4,
-/// 9.1 s and 0.6 s; 8 keeps every hard deck well under 10 s and loses less on won deals.
-const RELAXED_SHARE: u64 = 8;
+/// round, for `players` players. The hardest deals to decide are those that cannot be won, and
+/// there a relaxation is what proves it; but on deals that can be won the relaxed games only
+/// delay the line.
+///
+/// With 2 players the deals that cannot be won are many and hard: measured on one thread, with
+/// 16 the slowest hard deck took 7.2 s and p4v0s1791 (won) 2.6 s; with 4, 9.1 s and 0.6 s; 8
+/// keeps every hard deck well under 10 s and loses less on won deals (with 2, the `refute-2p`
+/// bench set takes 59% more nodes). With more players the deals left open are mostly won ones
+/// whose line is hard to find: at 2 s a seed, two seeds at once, 2 instead of 8 left 13
+/// undecided of `p4v2s1..2000` instead of 18 (every one of them among the 18), 14 of
+/// `p5v2s1..1000` instead of 16, 4 of `p3v2s1..2000` instead of 5, 14 of `p6v2s1..500` as
+/// before, each row 7 to 15% sooner.
+fn relaxed_share(players: u8) -> u64 {
+    if players <= 2 {
+        8
+    } else {
+        2
+    }
+}
 
 /// Node budget of each question in the first round; it doubles every round.
 const QUICK_NODES: u64 = 20_000;
@@ -570,7 +584,7 @@ fn solve_with(
                         goal: open.goal,
                         // The relaxed games decide the hard deals; they get the larger share.
                         node_limit: round_budget
-                            .saturating_mul(RELAXED_SHARE)
+                            .saturating_mul(relaxed_share(rules.players))
                             .min(budget(&nodes)),
                         ..ctx.clone_ref()
                     }
