@@ -300,33 +300,49 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// How many times the real questions' budget the relaxed games (each of them) get in each
-/// round, for `players` players. The hardest deals to decide are those that cannot be won, and
-/// there a relaxation is what proves it; but on deals that can be won the relaxed games only
-/// delay the line.
+/// How a round's work is shared between finding lines and refuting scores, which depends on
+/// the number of players.
 ///
-/// With 2 players the deals that cannot be won are many and hard: measured on one thread, with
-/// 16 the slowest hard deck took 7.2 s and p4v0s1791 (won) 2.6 s; with 4, 9.1 s and 0.6 s; 8
-/// keeps every hard deck well under 10 s and loses less on won deals (with 2, the `refute-2p`
-/// bench set takes 59% more nodes). With more players the deals left open are mostly won ones
-/// whose line is hard to find: at 2 s a seed, two seeds at once, 2 instead of 8 left 13
-/// undecided of `p4v2s1..2000` instead of 18 (every one of them among the 18), 14 of
-/// `p5v2s1..1000` instead of 16, 4 of `p3v2s1..2000` instead of 5, 14 of `p6v2s1..500` as
-/// before, each row 7 to 15% sooner.
-fn relaxed_share(players: u8) -> u64 {
+/// The hardest deals to decide are those that cannot be won, and there a relaxation is what
+/// proves it; on deals that can be won the relaxed games only delay the line, which the beam
+/// after each round often finds where the depth-first questions do not. With 2 players the
+/// deals that cannot be won are many and hard; with more, the deals left open are mostly won
+/// ones whose line is hard to find.
+#[derive(Clone, Copy, Debug)]
+struct Shares {
+    /// How many times the real questions' budget the relaxed games (each of them) get.
+    relaxed: u64,
+    /// The beam keeps one position per this many nodes of the round's budget (a beam
+    /// evaluates roughly its width times the moves of a game).
+    beam_nodes_per_width: u64,
+}
+
+/// The shares for `players` players, as measured (one thread a deal):
+///
+/// - 2 players: relaxed 8, beam 500. With 16 the slowest hard deck took 7.2 s and p4v0s1791
+///   (won) 2.6 s; with 4, 9.1 s and 0.6 s; 8 keeps every hard deck well under 10 s and loses
+///   less on won deals. With a relaxed share of 2 `bench --set refute-2p` takes 59% more
+///   nodes, with a beam of 50 37% more; neither decides more of `p2v2s1..2000` at 2 s.
+/// - 3 or more: relaxed 2, beam 50. At 2 s a seed, two seeds at once, the undecided seeds of
+///   `p3v2s1..2000` went from 5 to 4 with the relaxed share and to 1 with the beam too; of
+///   `p4v2s1..2000` from 18 to 13 and 9; of `p5v2s1..1000` from 16 to 14 and 10; of
+///   `p6v2s1..500` from 14 to 14 and 7; each row sooner.
+fn shares(players: u8) -> Shares {
     if players <= 2 {
-        8
+        Shares {
+            relaxed: 8,
+            beam_nodes_per_width: 500,
+        }
     } else {
-        2
+        Shares {
+            relaxed: 2,
+            beam_nodes_per_width: 50,
+        }
     }
 }
 
 /// Node budget of each question in the first round; it doubles every round.
 const QUICK_NODES: u64 = 20_000;
-
-/// The beam run after each round keeps one position per this many nodes of the round's
-/// budget (a beam evaluates roughly its width times the moves of a game).
-const BEAM_NODES_PER_WIDTH: u64 = 500;
 
 /// The widest beam: its two layers and history stay a few megabytes.
 const MAX_BEAM: u64 = 16_384;
@@ -584,7 +600,7 @@ fn solve_with(
                         goal: open.goal,
                         // The relaxed games decide the hard deals; they get the larger share.
                         node_limit: round_budget
-                            .saturating_mul(relaxed_share(rules.players))
+                            .saturating_mul(shares(rules.players).relaxed)
                             .min(budget(&nodes)),
                         ..ctx.clone_ref()
                     }
@@ -685,7 +701,8 @@ fn solve_with(
             // A wider look for a better line, only once a round's questions have left the score
             // open: most deals are settled by them in far fewer nodes than a beam takes.
             if lo < hi && !stop.load(Ordering::Relaxed) {
-                let width = (round_budget / BEAM_NODES_PER_WIDTH).clamp(1, MAX_BEAM) as usize;
+                let per_width = shares(rules.players).beam_nodes_per_width;
+                let width = (round_budget / per_width).clamp(1, MAX_BEAM) as usize;
                 let found = beam(deal, state, width, hi, config.tuning, ctx.deadline);
                 nodes.fetch_add(found.nodes, Ordering::Relaxed);
                 if found.score > lo {
