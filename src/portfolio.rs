@@ -52,9 +52,9 @@ struct SatBounds {
 /// first for the perfect score, then (where that is out of reach) for one point less at a time,
 /// until some score is reached: that is the best score. Each score it proves out of reach
 /// becomes the search's ceiling at once ([`Ceiling`]), so the search stops asking for it; a
-/// line from it was replayed through the rules. The first of the two to settle the best score stops the other.
-/// Where the SAT encoding does not model the rules (or `sat_after` is `None`), this is the
-/// search alone.
+/// line from it was replayed through the rules. The first of the two to settle the best score
+/// stops the other. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
+/// this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
 /// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
@@ -178,7 +178,7 @@ fn combine(
     if (solution.lower_bound, solution.upper_bound) != (lower, upper) {
         assert!(
             solution.lower_bound <= solution.upper_bound,
-            "the SAT solver's line reaches {} above the search's proven bound {}",
+            "the two solvers' bounds cross: a line reaches {} where {} was proven the most",
             solution.lower_bound,
             solution.upper_bound
         );

@@ -78,6 +78,20 @@ impl Ceiling {
     pub fn own_bound(&self) -> Option<u8> {
         Some(self.own.load(Ordering::Relaxed)).filter(|&b| b != u8::MAX)
     }
+
+    /// For a search between `lo` (a line's score) and its own bound `hi`, at the start of a
+    /// round: the upper bound to take instead where this one is lower (`hi` is then recorded
+    /// as the search's own), with the last round's interruption cleared. Never below `lo`: a
+    /// ceiling under a line found would be a fault of the other solver, which its caller
+    /// checks; the search keeps what its line shows.
+    fn take(&self, lo: u8, hi: u8) -> Option<u8> {
+        self.lowered.store(false, Ordering::Relaxed);
+        let cap = self.score().max(lo);
+        (cap < hi).then(|| {
+            self.own.fetch_min(hi, Ordering::Relaxed);
+            cap
+        })
+    }
 }
 
 impl Default for SolveConfig {
@@ -550,26 +564,22 @@ fn solve_with(
         let mut goals = open_goals(hi);
         // Set when the ceiling is lowered: the round's questions stop, and the next round asks
         // below it.
-        let unasked = AtomicBool::new(false);
-        let interrupt = config.ceiling.as_deref().map_or(&unasked, |c| &c.lowered);
+        let no_ceiling = AtomicBool::new(false);
+        let interrupt = config
+            .ceiling
+            .as_deref()
+            .map_or(&no_ceiling, |c| &c.lowered);
+        let shares = shares(rules.players);
         while lo < hi && !stop.load(Ordering::Relaxed) {
-            if let Some(ceiling) = &config.ceiling {
-                interrupt.store(false, Ordering::Relaxed);
-                // A ceiling below a line found would be a fault of the other solver, which
-                // its caller checks; the search keeps what its line shows.
-                let cap = ceiling.score().max(lo);
-                if cap < hi {
-                    ceiling.own.fetch_min(hi, Ordering::Relaxed);
-                    hi = cap;
-                    goals = open_goals(hi);
-                    continue;
-                }
+            if let Some(cap) = config.ceiling.as_ref().and_then(|c| c.take(lo, hi)) {
+                hi = cap;
+                goals = open_goals(hi);
+                continue;
             }
             let limit = round_budget.min(budget(&nodes));
             if limit == 0 {
                 break;
             }
-            let never = interrupt;
             // For every goal: can the real game reach it? And if not yet known, the pool game
             // (far smaller: where it cannot reach the goal, neither can the relaxed game),
             // then the relaxed game. With more threads the two kinds run side by side, the
@@ -582,7 +592,7 @@ fn solve_with(
                         goal: open.goal,
                         ..ctx.clone_ref()
                     };
-                    let answer = limited.reach_split(state, hi, depth, never);
+                    let answer = limited.reach_split(state, hi, depth, interrupt);
                     answers.push(answer);
                     if answer == Answer::Yes {
                         break;
@@ -600,11 +610,11 @@ fn solve_with(
                         goal: open.goal,
                         // The relaxed games decide the hard deals; they get the larger share.
                         node_limit: round_budget
-                            .saturating_mul(shares(rules.players).relaxed)
+                            .saturating_mul(shares.relaxed)
                             .min(budget(&nodes)),
                         ..ctx.clone_ref()
                     }
-                    .reach_split(&relaxed_root, hi, depth, never)
+                    .reach_split(&relaxed_root, hi, depth, interrupt)
                 };
                 if use_pool && !open.refuted && !open.pool_reaches {
                     match ask(true) {
@@ -676,7 +686,7 @@ fn solve_with(
                     node_limit: round_budget.min(budget(&nodes)),
                     ..ctx.clone_ref()
                 };
-                match limited.reach_split(state, lo + 1, depth, never) {
+                match limited.reach_split(state, lo + 1, depth, interrupt) {
                     Answer::Yes => {
                         if want_line {
                             match ctx.line(state, lo + 1) {
@@ -701,8 +711,8 @@ fn solve_with(
             // A wider look for a better line, only once a round's questions have left the score
             // open: most deals are settled by them in far fewer nodes than a beam takes.
             if lo < hi && !stop.load(Ordering::Relaxed) {
-                let per_width = shares(rules.players).beam_nodes_per_width;
-                let width = (round_budget / per_width).clamp(1, MAX_BEAM) as usize;
+                let width =
+                    (round_budget / shares.beam_nodes_per_width).clamp(1, MAX_BEAM) as usize;
                 let found = beam(deal, state, width, hi, config.tuning, ctx.deadline);
                 nodes.fetch_add(found.nodes, Ordering::Relaxed);
                 if found.score > lo {
