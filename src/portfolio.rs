@@ -31,11 +31,38 @@ pub struct Decided {
     pub by: DecidedBy,
 }
 
-/// The SAT solver joins the search only where the time limit leaves it at least this long. On
-/// the hard deals the search leaves open, winning lines take it seconds to find; meanwhile it
-/// takes a core from the search: with 2 s a deal and the SAT solver from 0.5 s, a 4-player
-/// Black row of 10,000 seeds left 120 undecided where the search alone left 85.
-pub const SAT_MIN_TIME: Duration = Duration::from_secs(5);
+/// With 2 players, the SAT solver joins the search only where the time limit leaves it at
+/// least this long after `sat_after`. The 2-player deals the search leaves open are mostly
+/// hard refutations that the SAT solver does not settle either (of the first ten 6 Suits seeds
+/// left open at 2 s, it settled none in 60 s each), and meanwhile it takes a core from the
+/// search. With 3 or more players it joins under any limit that leaves it time: there it
+/// refutes most perfect scores the search leaves open in a tenth of a second (measured on
+/// 3-player Black, `p3v2s1..10000` at 2 s a seed: 12 seeds left undecided by the search
+/// alone, 1 with the SAT solver from 0.5 s).
+pub const SAT_MIN_TIME_2P: Duration = Duration::from_secs(5);
+
+/// Whether the SAT solver joins a search of a deal for `players` that has not settled it after
+/// `sat_after`, under `time_limit`: where the limit leaves it time after `sat_after`, and with 2
+/// players at least [`SAT_MIN_TIME_2P`].
+///
+/// ```
+/// use std::time::Duration;
+/// use hanabi_solver::portfolio::{sat_joins, SAT_MIN_TIME_2P};
+/// let (s, ms) = (Duration::from_secs, Duration::from_millis);
+/// assert!(sat_joins(2, None, ms(500)));
+/// assert!(sat_joins(2, Some(ms(500) + SAT_MIN_TIME_2P), ms(500)));
+/// assert!(!sat_joins(2, Some(ms(499) + SAT_MIN_TIME_2P), ms(500)));
+/// assert!(sat_joins(3, Some(s(2)), ms(500)));
+/// assert!(!sat_joins(5, Some(ms(500)), ms(500)));
+/// ```
+pub fn sat_joins(players: u8, time_limit: Option<Duration>, sat_after: Duration) -> bool {
+    let min_time = if players <= 2 {
+        SAT_MIN_TIME_2P
+    } else {
+        Duration::ZERO
+    };
+    time_limit.is_none_or(|limit| limit > sat_after && limit >= sat_after + min_time)
+}
 
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
 #[derive(Clone, Debug, Default)]
@@ -47,10 +74,11 @@ struct SatBounds {
 /// Whether `state` can reach the perfect score, with the best score found and proven bounds.
 ///
 /// The search runs under `config`. Once `sat_after` has passed without the best score settled,
-/// the SAT solver runs beside it until the same time limit, if that leaves it at least
-/// [`SAT_MIN_TIME`] (and it goes on alone where the search stopped at a node limit). It asks
-/// first for the perfect score, then (where that is out of reach) for one point less at a time,
-/// until some score is reached: that is the best score. Each score it proves out of reach
+/// the SAT solver runs beside it until the same time limit, if that leaves it time
+/// ([`sat_joins`]; and it goes on alone where the search stopped at a node limit). It asks
+/// first for the highest score the search has not ruled out, then (where that is out of reach)
+/// for one point less at a time, until some score is reached or the search's line already
+/// reaches it: that is the best score. Each score it proves out of reach
 /// becomes the search's ceiling at once ([`Ceiling`]), so the search stops asking for it; a
 /// line from it was replayed through the rules. The first of the two to settle the best score
 /// stops the other. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
@@ -65,11 +93,7 @@ pub fn decide(
     sat_after: Option<Duration>,
 ) -> Result<Decided, SatError> {
     let modelled = sat::encode::applies(deal, state).is_ok();
-    let worth_it = |after: &Duration| {
-        config
-            .time_limit
-            .is_none_or(|limit| limit >= *after + SAT_MIN_TIME)
-    };
+    let worth_it = |after: &Duration| sat_joins(deal.rules.players, config.time_limit, *after);
     let Some(sat_after) = sat_after.filter(|after| modelled && worth_it(after)) else {
         return Ok(searched(search::solve(deal, state, config)));
     };
@@ -118,9 +142,11 @@ pub fn decide(
     Ok(combine(solution, sat?, ceiling.own_bound(), start))
 }
 
-/// The SAT solver's bounds on the best score from `state`: the perfect score first, then one
-/// point less at a time until one is reached, or until `stop`. Each score out of reach lowers
-/// `ceiling` at once.
+/// The SAT solver's bounds on the best score from `state`: from the highest score still open
+/// down, one point at a time, until one is reached, or until `stop`. Each score out of reach
+/// lowers `ceiling` at once. The scores still open are read afresh before each question from
+/// what the search has published in `ceiling`: nothing above its upper bound, and nothing its
+/// own line already reaches (it may have settled them while the last question ran).
 fn sat_bounds(
     deal: &Deal,
     state: &State,
@@ -129,7 +155,13 @@ fn sat_bounds(
 ) -> Result<SatBounds, SatError> {
     let mut bounds = SatBounds::default();
     let floor = state.score(&deal.rules);
-    for target in (floor + 1..=deal.rules.perfect_score()).rev() {
+    let mut target = deal.rules.perfect_score();
+    loop {
+        let (searched_lo, searched_hi) = ceiling.searched();
+        target = target.min(searched_hi).min(ceiling.score());
+        if target <= floor.max(searched_lo) {
+            return Ok(bounds);
+        }
         match sat::reach(deal, state, target, stop.clone())? {
             Decision::Reached(line) => {
                 bounds.lower = Some((target, line));
@@ -138,11 +170,11 @@ fn sat_bounds(
             Decision::Unreachable => {
                 bounds.upper = Some(target - 1);
                 ceiling.lower(target - 1);
+                target -= 1;
             }
             Decision::Open => return Ok(bounds),
         }
     }
-    Ok(bounds)
 }
 
 /// The search's solution as it stands: decided by the search, or by neither.

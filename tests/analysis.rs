@@ -13,7 +13,6 @@ use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive;
 use hanabi_solver::hidden::ExactConfig;
-use hanabi_solver::portfolio;
 use hanabi_solver::position;
 use hanabi_solver::search::SolveConfig;
 use hanabi_solver::seed::shuffled_deck;
@@ -466,13 +465,13 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
         analysis::seed_record("p5v2s202", &rules, &game, &cut, Some(Duration::ZERO)).unwrap();
     assert_eq!(with_sat.outcome.winnable, Some(true));
     assert!(with_sat.outcome.proven && with_sat.outcome.by_sat);
-    // A time limit that leaves the SAT solver less than `SAT_MIN_TIME` keeps it out.
+    // A time limit that ends before the SAT solver would start keeps it out.
     let short = SolveConfig {
-        time_limit: Some(portfolio::SAT_MIN_TIME - Duration::from_millis(1)),
+        time_limit: Some(Duration::from_millis(400)),
         ..cut
     };
-    let kept_out =
-        analysis::seed_record("p5v2s202", &rules, &game, &short, Some(Duration::ZERO)).unwrap();
+    let after = Some(Duration::from_millis(500));
+    let kept_out = analysis::seed_record("p5v2s202", &rules, &game, &short, after).unwrap();
     assert_eq!(kept_out.outcome.winnable, None);
     assert!(!kept_out.outcome.by_sat);
 }

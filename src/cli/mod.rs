@@ -144,8 +144,9 @@ mod tests {
 pub struct SatArgs {
     /// Start the SAT solver beside the search on a deal the search has not settled after this
     /// many seconds (the hard ones: the search settles most deals in milliseconds). Whichever
-    /// settles it first stops the other, within the same --time-limit; a time limit that leaves
-    /// the SAT solver less than 5 s keeps it out (it would only slow the search down).
+    /// settles it first stops the other, within the same --time-limit. With 2 players, a time
+    /// limit that leaves the SAT solver less than 5 s keeps it out (there it would only slow
+    /// the search down); with more, it joins whenever the limit leaves it any time.
     #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
     pub sat_after: f64,
     /// Use the search alone, without the SAT solver.

@@ -42,7 +42,8 @@ pub struct SolveConfig {
 /// A proven upper bound on the best score that another thread may lower during a search.
 ///
 /// Lowering it interrupts the search's questions of the moment (which may be about a score
-/// now known out of reach); the search then asks again below it.
+/// now known out of reach); the search then asks again below it. The search in turn publishes
+/// its own bounds here, so that the other solver asks only about the scores still open.
 #[derive(Debug)]
 pub struct Ceiling {
     score: AtomicU8,
@@ -50,6 +51,10 @@ pub struct Ceiling {
     /// The upper bound a search had proven itself when it first took this one instead
     /// (`u8::MAX` until then).
     own: AtomicU8,
+    /// The score of the search's best line so far (0 until it publishes one).
+    searched_lo: AtomicU8,
+    /// The search's upper bound so far (`u8::MAX` until it publishes one).
+    searched_hi: AtomicU8,
 }
 
 impl Ceiling {
@@ -59,7 +64,24 @@ impl Ceiling {
             score: AtomicU8::new(score),
             lowered: AtomicBool::new(false),
             own: AtomicU8::new(u8::MAX),
+            searched_lo: AtomicU8::new(0),
+            searched_hi: AtomicU8::new(u8::MAX),
         }
+    }
+
+    /// The bounds the search has proven so far: a line reaches the first, nothing reaches
+    /// above the second (which may be this ceiling, once the search took it).
+    pub fn searched(&self) -> (u8, u8) {
+        (
+            self.searched_lo.load(Ordering::Relaxed),
+            self.searched_hi.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Records the search's bounds of the moment (each only ever narrows).
+    fn publish(&self, lo: u8, hi: u8) {
+        self.searched_lo.fetch_max(lo, Ordering::Relaxed);
+        self.searched_hi.fetch_min(hi, Ordering::Relaxed);
     }
 
     /// Records that no line reaches above `score`.
@@ -570,7 +592,13 @@ fn solve_with(
             .as_deref()
             .map_or(&no_ceiling, |c| &c.lowered);
         let shares = shares(rules.players);
+        let publish = |lo, hi| {
+            if let Some(c) = &config.ceiling {
+                c.publish(lo, hi);
+            }
+        };
         while lo < hi && !stop.load(Ordering::Relaxed) {
+            publish(lo, hi);
             if let Some(cap) = config.ceiling.as_ref().and_then(|c| c.take(lo, hi)) {
                 hi = cap;
                 goals = open_goals(hi);
@@ -722,6 +750,7 @@ fn solve_with(
             }
             round_budget = round_budget.saturating_mul(2);
         }
+        publish(lo, hi);
     };
     // One thread searches right here: no pool to build, which matters for the many small
     // solves of batches and samples.
