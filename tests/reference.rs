@@ -715,6 +715,67 @@ fn sat_encoding_agrees_with_reference() {
     assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
 }
 
+/// The most turns any line from `state` lasts that ends the game with at least `target`
+/// points (`None`: no line reaches it), by brute force.
+fn longest_reaching(
+    deal: &Deal,
+    state: &State,
+    target: u8,
+    memo: &mut HashMap<State, Option<usize>>,
+) -> Option<usize> {
+    if state.is_over() {
+        return (state.score(&deal.rules) >= target).then_some(0);
+    }
+    let key = state.normalized();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let longest = state
+        .legal_actions(deal)
+        .into_iter()
+        .filter_map(|a| {
+            let next = state.apply(deal, a).expect("listed actions are legal");
+            longest_reaching(deal, &next, target, memo).map(|n| n + 1)
+        })
+        .max();
+    memo.insert(key, longest);
+    longest
+}
+
+/// The SAT formula's horizon (`encode::horizon`) against the brute force: at random positions
+/// of random tiny games, no line reaching a target lasts longer than the horizon for it, and
+/// the longest one sometimes lasts exactly that long (the bound is tight, not merely safe).
+#[test]
+fn sat_horizon_outlasts_every_line_reaching_the_target() {
+    use hanabi_solver::sat::encode;
+    let mut rng = Rng(0x40e1);
+    let (mut checked, mut tight) = (0, 0);
+    for _ in 0..300 {
+        let game = |rng: &mut Rng| match rng.below(3) {
+            0 => random_single_copy_game(rng),
+            1 => random_pool_game(rng, 12),
+            _ => random_tiny_game(rng, 11, Some(false)),
+        };
+        let (rules, deal, s) = modelled_position(&mut rng, game, 6);
+        for target in s.score(&rules) + 1..=rules.perfect_score() {
+            let Some(longest) = longest_reaching(&deal, &s, target, &mut HashMap::new()) else {
+                continue;
+            };
+            let horizon = encode::horizon(&deal, &s, target);
+            assert!(
+                longest <= horizon,
+                "position {s:?}, target {target}: a line of {longest} turns, horizon {horizon}"
+            );
+            checked += 1;
+            tight += (longest == horizon) as usize;
+        }
+    }
+    assert!(
+        checked >= 300 && tight >= 10,
+        "{checked} checked, {tight} tight"
+    );
+}
+
 /// The search cut to one node without bounds and the SAT solver beside it ([`portfolio::decide`]) find the
 /// reference's best score at random positions of random tiny games, with a line reaching it.
 #[test]

@@ -62,7 +62,9 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
 /// or misplay) or gives a clue, and after the last draw each player moves once more. Clues are
 /// paid with the tokens held now and those gained since: a discard gains at most a discard's
 /// worth, and a game reaching the target discards or misplays at most the cards it does not
-/// play (and at most `n` of them while drawing); a finished stack gains at most a stack's worth.
+/// play, and while drawing at most `n` of them and at most its pace ([`pace`]); a finished
+/// stack gains at most a stack's worth. (Discards of the final round pay only for clues of the
+/// final round, whose turns are counted already.)
 pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
     let rules = &deal.rules;
     if state.final_turns != NOT_FINAL {
@@ -78,8 +80,10 @@ pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
     let open_stacks = (0..rules.variant.suits.len())
         .filter(|&s| state.stacks[s].height() < order.stack_size())
         .count();
-    let gains =
-        tokens.discard_gain as usize * spare.min(n) + tokens.stack_gain as usize * open_stacks;
+    // Discards while the pile lasts: at most the cards not played, the pile, and the pace.
+    let pace = pace(deal, state, target).map_or(0, |p| p.max(0) as usize);
+    let discards = spare.min(n).min(pace);
+    let gains = tokens.discard_gain as usize * discards + tokens.stack_gain as usize * open_stacks;
     let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
     n + clues + players
 }
