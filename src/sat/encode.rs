@@ -210,7 +210,8 @@ impl Encoding {
     /// The formula for `state` (which [`applies`] must accept): satisfiable exactly when some
     /// line from it ends the game with a score of at least `target`.
     ///
-    /// `implied` adds constraints that follow from the others (the pace; for the perfect score,
+    /// `implied` adds constraints that follow from the others (the pace; a stack below a card
+    /// whose every copy left is thrown away; for the perfect score,
     /// each missing card played by some copy, the last copy of one never thrown, and every
     /// firework complete within a round of the last draw): they change no answer, but they
     /// spare the solver from learning them.
@@ -259,6 +260,8 @@ impl Encoding {
             .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
             .collect();
         let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
+        // Each piece's throw literals, one a turn it may be thrown.
+        let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); pieces.len()];
         // `won[b]`: every firework is complete before turn b.
         let mut won = vec![won_lit(&mut cnf, &heights)];
         // The game is over before this turn (see the end of the loop).
@@ -327,6 +330,7 @@ impl Encoding {
                 }
                 if throw != Cnf::FALSE {
                     turn.throw.push((i, throw));
+                    throws_of[i].push(throw);
                 }
             }
             let plays: Vec<Lit> = turn.play.iter().map(|&(_, l)| l).collect();
@@ -447,6 +451,25 @@ impl Encoding {
             .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
             .collect();
         cnf.at_least(&points, target as usize);
+        if implied {
+            // A card whose every copy left is thrown is never played: its stack stays below it.
+            let mut done = vec![false; pieces.len()];
+            for (i, piece) in pieces.iter().enumerate() {
+                if done[i] || piece.place <= root_height(piece) {
+                    continue;
+                }
+                let mut clause = Vec::new();
+                for (j, other) in pieces.iter().enumerate().skip(i) {
+                    if other.card == piece.card {
+                        done[j] = true;
+                        clause.push(-cnf.or(&throws_of[j]));
+                    }
+                }
+                let h = &heights[piece.card.suit() as usize];
+                clause.push(-h.at_least(piece.place as isize));
+                cnf.clause(&clause);
+            }
+        }
         if implied && perfect {
             // Every firework complete within a round of the last draw, and each card not yet
             // on its stack played by some copy on some turn.
