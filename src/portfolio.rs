@@ -33,7 +33,7 @@ pub struct Decided {
 
 /// With 2 players, the SAT solver joins the search only where the time limit leaves it at
 /// least this long after `sat_after`. The 2-player deals the search leaves open are mostly
-/// hard refutations that the SAT solver does not settle either (of the first ten 6 Suits seeds
+/// hard refutations that the SAT solver does not settle either (of the first nine 6 Suits seeds
 /// left open at 2 s, it settled none in 60 s each), and meanwhile it takes a core from the
 /// search. With 3 or more players it joins under any limit that leaves it time: there it
 /// refutes most perfect scores the search leaves open in a tenth of a second (measured on
