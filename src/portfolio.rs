@@ -93,8 +93,8 @@ pub fn decide(
     sat_after: Option<Duration>,
 ) -> Result<Decided, SatError> {
     let modelled = sat::encode::applies(deal, state).is_ok();
-    let worth_it = |after: &Duration| sat_joins(deal.rules.players, config.time_limit, *after);
-    let Some(sat_after) = sat_after.filter(|after| modelled && worth_it(after)) else {
+    let joins = |after: &Duration| sat_joins(deal.rules.players, config.time_limit, *after);
+    let Some(sat_after) = sat_after.filter(|after| modelled && joins(after)) else {
         return Ok(searched(search::solve(deal, state, config)));
     };
     let start = Instant::now();

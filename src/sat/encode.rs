@@ -453,15 +453,15 @@ impl Encoding {
         cnf.at_least(&points, target as usize);
         if implied {
             // A card whose every copy left is thrown is never played: its stack stays below it.
-            let mut done = vec![false; pieces.len()];
+            let mut grouped = vec![false; pieces.len()];
             for (i, piece) in pieces.iter().enumerate() {
-                if done[i] || piece.place <= root_height(piece) {
+                if grouped[i] || piece.place <= root_height(piece) {
                     continue;
                 }
                 let mut clause = Vec::new();
                 for (j, other) in pieces.iter().enumerate().skip(i) {
                     if other.card == piece.card {
-                        done[j] = true;
+                        grouped[j] = true;
                         clause.push(-cnf.or(&throws_of[j]));
                     }
                 }
