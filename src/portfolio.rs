@@ -168,9 +168,11 @@ fn sat_bounds(
                 return Ok(bounds);
             }
             Decision::Unreachable => {
-                bounds.upper = Some(target - 1);
-                ceiling.lower(target - 1);
-                target -= 1;
+                // In endless mode a game short of the perfect score is lost (it scores 0).
+                let upper = if deal.rules.endless { 0 } else { target - 1 };
+                bounds.upper = Some(upper);
+                ceiling.lower(upper);
+                target = upper;
             }
             Decision::Open => return Ok(bounds),
         }
@@ -225,5 +227,58 @@ fn combine(
         }
     } else {
         searched(solution)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::{Options, Rules};
+    use crate::game::variant::Variant;
+
+    /// Endless deals of a tiny research deck, shuffled by a fixed generator.
+    fn endless_deals() -> impl Iterator<Item = (Deal, State)> {
+        let options = Options {
+            hand_size: Some(1),
+            clues: Some(1),
+            endless: true,
+            ..Options::default()
+        };
+        let rules = Rules::new(Variant::research(2, 3).unwrap(), 2, &options).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..200).map(move |_| {
+            let mut deck = rules.variant.deck();
+            for i in (1..deck.len()).rev() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                deck.swap(i, (x % (i as u64 + 1)) as usize);
+            }
+            Deal::from_deck(rules.clone(), &deck).unwrap()
+        })
+    }
+
+    /// In endless mode a game short of the perfect score is lost, so where the SAT solver
+    /// proves the perfect score out of reach its bound (and the search's ceiling) is 0, and
+    /// where it reaches it the line wins: on every deal the search decides, the same answer.
+    #[test]
+    fn endless_sat_bounds_are_perfect_or_zero() {
+        let mut seen = [0usize; 2];
+        for (deal, state) in endless_deals() {
+            let solution = search::solve(&deal, &state, &SolveConfig::default());
+            assert!(solution.proven);
+            let ceiling = Ceiling::new(deal.rules.perfect_score());
+            let bounds = sat_bounds(&deal, &state, &Stop::default(), &ceiling).unwrap();
+            if solution.winnable() {
+                let (score, _) = bounds.lower.expect("a winning line");
+                assert_eq!(score, deal.rules.perfect_score());
+                seen[1] += 1;
+            } else {
+                assert_eq!(bounds.upper, Some(0));
+                assert_eq!(ceiling.score(), 0);
+                seen[0] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
     }
 }

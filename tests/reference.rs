@@ -664,21 +664,22 @@ fn modelled_position(
     }
 }
 
-/// A random tiny game of the kinds the SAT tests draw: single copies, a pool game, or a plain
-/// tiny deck (hands of two cards and more, so that a clue is always possible).
+/// A random tiny game of the kinds the SAT tests draw: single copies, a pool game, a plain
+/// tiny deck, or an endless one (whose hands run empty).
 fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
-    match rng.below(3) {
+    match rng.below(4) {
         0 => random_single_copy_game(rng),
         1 => random_pool_game(rng, 14),
-        _ => random_tiny_game(rng, 12, Some(false)),
+        2 => random_tiny_game(rng, 12, Some(false)),
+        _ => random_tiny_game(rng, 12, Some(true)),
     }
 }
 
-/// The SAT encoding against the brute force, at random positions of random tiny games (hands
-/// of two cards and more, so that a clue is always possible, as the encoding needs): for every
+/// The SAT encoding against the brute force, at random positions of random tiny games (those
+/// [`hanabi_solver::sat::encode::applies`] accepts): for every
 /// target score it can reach, the formula is satisfiable exactly when some line reaches that
 /// score (its line, checked by the rules, then does), with the implied constraints and
-/// without them.
+/// without them; in endless mode too, where any target asks for the perfect score.
 #[test]
 fn sat_encoding_agrees_with_reference() {
     use hanabi_solver::sat::{self, encode, Decision, Stop};
@@ -686,6 +687,7 @@ fn sat_encoding_agrees_with_reference() {
     // [target not reached, target reached], over every position and target.
     let mut seen = [0usize; 2];
     let mut perfect_seen = [0usize; 2];
+    let mut endless_seen = [0usize; 2];
     for _ in 0..400 {
         let (rules, deal, s) = modelled_position(&mut rng, random_sat_game, 10);
         let best = reference(&deal, &s, &mut HashMap::new());
@@ -713,10 +715,14 @@ fn sat_encoding_agrees_with_reference() {
                 if target == perfect {
                     perfect_seen[reached as usize] += 1;
                 }
+                if rules.endless {
+                    endless_seen[reached as usize] += 1;
+                }
             }
         }
     }
     assert!(perfect_seen.iter().all(|&n| n >= 60), "{perfect_seen:?}");
+    assert!(endless_seen.iter().all(|&n| n >= 40), "{endless_seen:?}");
     assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
 }
 

@@ -9,7 +9,9 @@
 //! turn drew it) and not yet used. The game ends when every firework is complete or a round
 //! after the last draw; the formula asks for a score of at least a target when it ends. It is
 //! satisfiable exactly when some legal line reaches the target, and then its model is that line
-//! ([`Encoding::line`]).
+//! ([`Encoding::line`]). In endless mode there is no final round: the game goes on, hands
+//! shrinking, until every firework is complete, and anything less is a loss, so the formula
+//! asks for the perfect score; a clue there also needs another player who still holds a card.
 //!
 //! Nothing is assumed about good play: every legal action of the rules' model is allowed,
 //! misplays of any unplayable card included, so no argument about which lines can be left out is
@@ -27,9 +29,6 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
     if state.is_over() {
         return Err("the game is over");
     }
-    if rules.endless {
-        return Err("endless mode has no final round to bound the game");
-    }
     if v.play_order().ways_chosen_in_play() {
         return Err("the players choose which way a stack goes");
     }
@@ -39,13 +38,22 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
     if rules.deck_plays {
         return Err("the deck-plays option");
     }
-    if state.final_turns == NOT_FINAL && deal.pile_left(state) == 0 {
+    if !rules.endless && state.final_turns == NOT_FINAL && deal.pile_left(state) == 0 {
         return Err("no final round starts from an empty pile");
+    }
+    let blind = rules.empty_clues || v.has_blind_clue();
+    if rules.endless {
+        // Hands shrink to nothing: the formula says who still holds a card, which is all a
+        // clue needs where every card can be clued.
+        return if blind || v.every_card_clueable() {
+            Ok(())
+        } else {
+            Err("a clue may be impossible with a token in hand")
+        };
     }
     // A clue must always be possible when a token is: every other player then holds a card
     // that some clue touches. Hands keep their size until the pile is empty, and each player
     // moves at most once after that, so two cards in every hand keep one.
-    let blind = rules.empty_clues || v.has_blind_clue();
     let min_hand = (0..rules.players as usize)
         .map(|p| state.hand(p).len())
         .min()
@@ -67,6 +75,9 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
 /// final round, whose turns are counted already.)
 pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
     let rules = &deal.rules;
+    if rules.endless {
+        return endless_horizon(deal, state);
+    }
     if state.final_turns != NOT_FINAL {
         return state.final_turns as usize;
     }
@@ -88,15 +99,34 @@ pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
     n + clues + players
 }
 
+/// [`horizon`] in endless mode, where the game goes on until every firework is complete: each
+/// turn before that plays one of the cards still needed, throws away (discards or misplays)
+/// one of the others, or gives a clue, paid with the tokens held now and those that the
+/// throws and the finished stacks can gain.
+fn endless_horizon(deal: &Deal, state: &State) -> usize {
+    let rules = &deal.rules;
+    let tokens = rules.tokens();
+    let held: usize = (0..rules.players as usize)
+        .map(|p| state.hand(p).len())
+        .sum();
+    let to_play = rules.perfect_score().saturating_sub(state.score(rules)) as usize;
+    let throws = (held + deal.pile_left(state) as usize).saturating_sub(to_play);
+    let open_stacks = rules.variant.suits.len();
+    let gains = tokens.discard_gain as usize * throws + tokens.stack_gain as usize * open_stacks;
+    let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
+    to_play + throws + clues
+}
+
 /// The pace of `state` for the score `target`: the pile's cards plus one turn per player, less
 /// the cards still to play. A game reaching the target throws away (discards or misplays) at
 /// most this many cards while the pile lasts: if the pile runs out, the `n` turns that drew it
 /// played all but the thrown cards and the final round plays at most one card per player; if
 /// every firework is complete first, the draws so far played every card still needed.
-/// Negative: no line reaches the target. `None` once the pile is empty.
+/// Negative: no line reaches the target. `None` once the pile is empty, and in endless mode,
+/// which has no final round to end the game.
 pub fn pace(deal: &Deal, state: &State, target: u8) -> Option<isize> {
     let rules = &deal.rules;
-    (state.final_turns == NOT_FINAL).then(|| {
+    (!rules.endless && state.final_turns == NOT_FINAL).then(|| {
         deal.pile_left(state) as isize + rules.players as isize
             - target.saturating_sub(state.score(rules)) as isize
     })
@@ -225,7 +255,16 @@ impl Encoding {
         let max_clues = rules.max_clues as usize;
         let max_strikes = rules.max_strikes as usize;
         let n = deal.pile_left(state) as usize;
+        // In endless mode a game short of the perfect score is lost: any target asks for it.
+        let target = if rules.endless && target > 0 {
+            rules.perfect_score()
+        } else {
+            target
+        };
         let horizon = horizon(deal, state, target);
+        let blind = rules.empty_clues || rules.variant.has_blind_clue();
+        // Every hand holds a card now, so each keeps its size while the pile lasts.
+        let hands_full_while_drawing = (0..players).all(|p| !state.hand(p).is_empty());
         let perfect = target >= rules.perfect_score();
         let mut cnf = Cnf::new();
 
@@ -269,17 +308,14 @@ impl Encoding {
         // `empty[b]`: the pile is empty before turn b.
         let mut empty: Vec<Lit> = vec![drawn.at_least(n as isize)];
         let mut turns = Vec::with_capacity(horizon);
-        // Throws (discards and misplays) while the pile lasts, at most the pace (see `pace`).
-        let pace = pace(deal, state, target).unwrap_or(0);
-        if pace < 0 {
+        // Throws (discards and misplays) while the pile lasts, at most the pace (see `pace`;
+        // none once the pile is empty, and no limit in endless mode).
+        let pace = pace(deal, state, target);
+        if pace.is_some_and(|p| p < 0) {
             cnf.clause(&[]);
         }
-        let pace = if implied {
-            pace.max(0) as usize
-        } else {
-            horizon
-        };
-        let mut thrown_so_far = Counter::fixed(0, pace);
+        let pace = pace.filter(|_| implied).map(|p| p.max(0) as usize);
+        let mut thrown_so_far = Counter::fixed(0, pace.unwrap_or(0));
 
         for t in 0..horizon {
             let mover = (state.turn as usize + t) % players;
@@ -289,6 +325,18 @@ impl Encoding {
                 idle: over,
                 ..Turn::default()
             };
+            // 0. A clue needs another player holding a card, unless a clue may touch nothing
+            //    (outside endless mode [`applies`] has made sure one always does).
+            if rules.endless && !blind {
+                let held = holding_others(&mut cnf, &pieces, &owner, &used, &drawn, mover);
+                let full = if hands_full_while_drawing {
+                    -empty[t]
+                } else {
+                    Cnf::FALSE
+                };
+                let someone = cnf.or(&[full, held]);
+                cnf.clause(&[-turn.clue, someone]);
+            }
             // 1. The cards the mover may use, once each: their own, and pile cards they drew.
             //    The r-th pile card is drawn on turn r at the earliest, and its drawer's next
             //    turn comes a round later. A card already below its stack is never played.
@@ -399,12 +447,14 @@ impl Encoding {
             }
 
             // 5b. Pace: a throw while the pile lasts uses up one turn that could have played.
-            let counted = cnf.and(&[thrown, -empty[t]]);
-            cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
-            let next_thrown = Counter::fresh(&mut cnf, pace);
-            thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
-            thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
-            thrown_so_far = next_thrown;
+            if let Some(pace) = pace {
+                let counted = cnf.and(&[thrown, -empty[t]]);
+                cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
+                let next_thrown = Counter::fresh(&mut cnf, pace);
+                thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
+                thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
+                thrown_so_far = next_thrown;
+            }
 
             // 6. Fireworks: a played card raises its stack to its place.
             let mut next_heights = Vec::with_capacity(suits);
@@ -435,6 +485,7 @@ impl Encoding {
             // pile ran out (or the turns left in the final round taken).
             let done = won_lit(&mut cnf, &heights);
             let last_round = match state.final_turns {
+                _ if rules.endless => Cnf::FALSE,
                 NOT_FINAL => (t + 1)
                     .checked_sub(players)
                     .map_or(Cnf::FALSE, |b| empty[b]),
@@ -471,9 +522,9 @@ impl Encoding {
             }
         }
         if implied && perfect {
-            // Every firework complete within a round of the last draw, and each card not yet
-            // on its stack played by some copy on some turn.
-            if state.final_turns == NOT_FINAL {
+            // Every firework complete within a round of the last draw (outside endless mode),
+            // and each card not yet on its stack played by some copy on some turn.
+            if !rules.endless && state.final_turns == NOT_FINAL {
                 for b in 0..=horizon.saturating_sub(players) {
                     cnf.clause(&[-empty[b], won[b + players]]);
                 }
@@ -532,6 +583,35 @@ impl Encoding {
         }
         line
     }
+}
+
+/// A literal for "a player other than `mover` holds a card" before a turn, given each piece's
+/// `used` literal and the `drawn` counter before it: a card dealt to that player and not yet
+/// used, or a pile card they drew and have not used.
+fn holding_others(
+    cnf: &mut Cnf,
+    pieces: &[Piece],
+    owner: &[Vec<Lit>],
+    used: &[Lit],
+    drawn: &Counter,
+    mover: usize,
+) -> Lit {
+    let mut held = Vec::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        match piece.origin {
+            Origin::Hand(p) if p != mover => held.push(-used[i]),
+            Origin::Hand(_) => {}
+            Origin::Pile(r) => {
+                let drawn_now = drawn.at_least(r as isize + 1);
+                for (q, &own) in owner[i].iter().enumerate() {
+                    if q != mover {
+                        held.push(cnf.and(&[own, drawn_now, -used[i]]));
+                    }
+                }
+            }
+        }
+    }
+    cnf.or(&held)
 }
 
 /// A literal for "every firework is complete".
