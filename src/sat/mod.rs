@@ -67,16 +67,6 @@ pub fn reach(deal: &Deal, state: &State, target: u8, stop: Stop) -> Result<Decis
     solve(deal, state, target, &encoding, stop)
 }
 
-/// Rounds of CaDiCaL's local search (a random walk over assignments) before its first CDCL
-/// search. The hard formulas here are mostly satisfiable (deals that can be won, whose line the
-/// search does not find): a walk from a few starting points often lands near a model. Measured
-/// on the 147 seeds of 4- to 6-player Black left undecided at 2 s (each again at 2 s, with two
-/// cores of its own): 23 settled without it, 43 with 1 round, 50 with 2, 25 with 3, 12 with 5.
-/// The walk has a fixed least effort, about 10 ms a call even on a tiny formula (the brute-force
-/// agreement test's few thousand calls took 5 s without it and 37 s with it), nothing beside
-/// the half second the search has had before the SAT solver joins.
-const LOCAL_SEARCH_ROUNDS: i32 = 2;
-
 /// Solves `encoding` (of `state` and `target`) and checks the line of a model.
 pub fn solve(
     deal: &Deal,
@@ -90,9 +80,6 @@ pub fn solve(
         solver.add_clause(clause.iter().copied());
     }
     solver.set_callbacks(Some(stop));
-    solver
-        .set_limit("localsearch", LOCAL_SEARCH_ROUNDS)
-        .expect("CaDiCaL has a local search limit");
     match solver.solve() {
         None => Ok(Decision::Open),
         Some(false) => Ok(Decision::Unreachable),
