@@ -235,8 +235,10 @@ mod tests {
     use super::*;
     use crate::game::rules::{Options, Rules};
     use crate::game::variant::Variant;
+    use crate::seed::shuffled_deck;
 
-    /// Endless deals of a tiny research deck, shuffled by a fixed generator.
+    /// Endless deals of a tiny research deck, shuffled as hanab.live would for the seeds
+    /// `endless1`, `endless2`, ...
     fn endless_deals() -> impl Iterator<Item = (Deal, State)> {
         let options = Options {
             hand_size: Some(1),
@@ -245,15 +247,8 @@ mod tests {
             ..Options::default()
         };
         let rules = Rules::new(Variant::research(2, 3).unwrap(), 2, &options).unwrap();
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        (0..200).map(move |_| {
-            let mut deck = rules.variant.deck();
-            for i in (1..deck.len()).rev() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                deck.swap(i, (x % (i as u64 + 1)) as usize);
-            }
+        (1..=200).map(move |i| {
+            let deck = shuffled_deck(&format!("endless{i}"), &rules.variant);
             Deal::from_deck(rules.clone(), &deck).unwrap()
         })
     }

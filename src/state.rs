@@ -350,7 +350,7 @@ impl State {
         if rules.tokens().alternating {
             return self.can_clue_type(rules, true) || self.can_clue_type(rules, false);
         }
-        if rules.empty_clues || v.has_blind_clue() {
+        if rules.clue_may_touch_nothing() {
             return true;
         }
         let others = (0..rules.players as usize).filter(|&p| p != self.turn as usize);

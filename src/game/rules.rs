@@ -129,6 +129,12 @@ impl Rules {
         self.variant.perfect_score()
     }
 
+    /// Whether a clue may touch no card (the empty-clues option, or a clue type that touches
+    /// nothing in this variant): then a token alone pays for a clue, whoever holds what.
+    pub fn clue_may_touch_nothing(&self) -> bool {
+        self.empty_clues || self.variant.has_blind_clue()
+    }
+
     /// The slots of `hand` (bit `i` for slot `i`, oldest first) that the `index`-th clue of a
     /// type (`colour`, else rank) in the variant's list touches, if that clue may be given to
     /// this hand: it touches a card, or empty clues are on, or its type is blind. Tokens and

@@ -224,8 +224,7 @@ impl Worlds {
 /// nothing), nor, in Alternating Clues, which type of clue.
 pub fn can_merge(rules: &Rules) -> bool {
     let v = &rules.variant;
-    !rules.tokens().alternating
-        && (v.every_card_clueable() || v.has_blind_clue() || rules.empty_clues)
+    !rules.tokens().alternating && (v.every_card_clueable() || rules.clue_may_touch_nothing())
 }
 
 /// Each hidden slot's hint, in [`Position::fill`]'s order: hand cards, then the pile (any kind).

@@ -20,6 +20,7 @@
 
 use super::cnf::{Cnf, Lit};
 use crate::game::card::Card;
+use crate::game::rules::Rules;
 use crate::state::{Action, Deal, State, NOT_FINAL};
 
 /// Why a position is not encoded: a rule the formula does not model.
@@ -41,7 +42,7 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
     if !rules.endless && state.final_turns == NOT_FINAL && deal.pile_left(state) == 0 {
         return Err("no final round starts from an empty pile");
     }
-    let blind = rules.empty_clues || v.has_blind_clue();
+    let blind = rules.clue_may_touch_nothing();
     if rules.endless {
         // Hands shrink to nothing: the formula says who still holds a card, which is all a
         // clue needs where every card can be clued.
@@ -64,6 +65,16 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// The target the formula asks for: `target` itself, except in endless mode, where a game short
+/// of the perfect score is lost, so any target above 0 asks for the perfect score.
+fn asked(rules: &Rules, target: u8) -> u8 {
+    if rules.endless && target > 0 {
+        rules.perfect_score()
+    } else {
+        target
+    }
+}
+
 /// The most turns any game from `state` can last that reaches the score `target`.
 ///
 /// The pile has `n` cards left; until it is empty each turn either draws one (a play, discard
@@ -72,49 +83,35 @@ pub fn applies(deal: &Deal, state: &State) -> Result<(), &'static str> {
 /// worth, and a game reaching the target discards or misplays at most the cards it does not
 /// play, and while drawing at most `n` of them and at most its pace ([`pace`]); a finished
 /// stack gains at most a stack's worth. (Discards of the final round pay only for clues of the
-/// final round, whose turns are counted already.)
+/// final round, whose turns are counted already.) In endless mode the game goes on until every
+/// firework is complete: each turn plays one of the cards still needed, throws away one of
+/// the others (every one of them may pay for a clue), or gives a clue.
 pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
     let rules = &deal.rules;
-    if rules.endless {
-        return endless_horizon(deal, state);
-    }
-    if state.final_turns != NOT_FINAL {
+    if !rules.endless && state.final_turns != NOT_FINAL {
         return state.final_turns as usize;
     }
     let tokens = rules.tokens();
     let n = deal.pile_left(state) as usize;
     let players = rules.players as usize;
     let held: usize = (0..players).map(|p| state.hand(p).len()).sum();
-    let to_play = target.saturating_sub(state.score(rules)) as usize;
+    let to_play = asked(rules, target).saturating_sub(state.score(rules)) as usize;
     let spare = (held + n).saturating_sub(to_play);
     let order = rules.variant.play_order();
     let open_stacks = (0..rules.variant.suits.len())
         .filter(|&s| state.stacks[s].height() < order.stack_size())
         .count();
-    // Discards while the pile lasts: at most the cards not played, the pile, and the pace.
-    let pace = pace(deal, state, target).map_or(0, |p| p.max(0) as usize);
-    let discards = spare.min(n).min(pace);
+    // The throws that may pay for clues, and the turns that are not clues.
+    let (discards, other_turns) = if rules.endless {
+        (spare, to_play + spare)
+    } else {
+        // Discards while the pile lasts: at most the cards not played, the pile, and the pace.
+        let pace = pace(deal, state, target).map_or(0, |p| p.max(0) as usize);
+        (spare.min(n).min(pace), n + players)
+    };
     let gains = tokens.discard_gain as usize * discards + tokens.stack_gain as usize * open_stacks;
     let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
-    n + clues + players
-}
-
-/// [`horizon`] in endless mode, where the game goes on until every firework is complete: each
-/// turn before that plays one of the cards still needed, throws away (discards or misplays)
-/// one of the others, or gives a clue, paid with the tokens held now and those that the
-/// throws and the finished stacks can gain.
-fn endless_horizon(deal: &Deal, state: &State) -> usize {
-    let rules = &deal.rules;
-    let tokens = rules.tokens();
-    let held: usize = (0..rules.players as usize)
-        .map(|p| state.hand(p).len())
-        .sum();
-    let to_play = rules.perfect_score().saturating_sub(state.score(rules)) as usize;
-    let throws = (held + deal.pile_left(state) as usize).saturating_sub(to_play);
-    let open_stacks = rules.variant.suits.len();
-    let gains = tokens.discard_gain as usize * throws + tokens.stack_gain as usize * open_stacks;
-    let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
-    to_play + throws + clues
+    other_turns + clues
 }
 
 /// The pace of `state` for the score `target`: the pile's cards plus one turn per player, less
@@ -255,14 +252,8 @@ impl Encoding {
         let max_clues = rules.max_clues as usize;
         let max_strikes = rules.max_strikes as usize;
         let n = deal.pile_left(state) as usize;
-        // In endless mode a game short of the perfect score is lost: any target asks for it.
-        let target = if rules.endless && target > 0 {
-            rules.perfect_score()
-        } else {
-            target
-        };
+        let target = asked(rules, target);
         let horizon = horizon(deal, state, target);
-        let blind = rules.empty_clues || rules.variant.has_blind_clue();
         // Every hand holds a card now, so each keeps its size while the pile lasts.
         let hands_full_while_drawing = (0..players).all(|p| !state.hand(p).is_empty());
         let perfect = target >= rules.perfect_score();
@@ -327,7 +318,7 @@ impl Encoding {
             };
             // 0. A clue needs another player holding a card, unless a clue may touch nothing
             //    (outside endless mode [`applies`] has made sure one always does).
-            if rules.endless && !blind {
+            if rules.endless && !rules.clue_may_touch_nothing() {
                 let held = holding_others(&mut cnf, &pieces, &owner, &used, &drawn, mover);
                 let full = if hands_full_while_drawing {
                     -empty[t]
