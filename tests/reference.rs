@@ -397,6 +397,41 @@ fn each_bound_holds_and_bites() {
     );
 }
 
+/// In endless mode, where anything short of the perfect score loses, the hand capacity rule
+/// holds too (never below the reference's best outcome) and bites: it proves positions lost
+/// that timing alone leaves open.
+#[test]
+fn endless_capacity_holds_and_bites() {
+    let without = BoundSet {
+        capacity: false,
+        ..BoundSet::ALL
+    };
+    let mut bites = 0;
+    let mut checked = 0;
+    let mut rng = Rng(23);
+    for _ in 0..400 {
+        let (rules, _, deal, start) = random_tiny_game(&mut rng, 14, Some(true));
+        let mut memo = HashMap::new();
+        let mut state = start;
+        while !state.is_over() {
+            let best = reference(&deal, &state, &mut memo);
+            let ub = upper_bound(&deal, &state, BoundSet::ALL);
+            assert!(ub >= best, "{ub} below the best {best} at {state:?}");
+            assert!(ub == 0 || ub == rules.perfect_score(), "{ub}");
+            if ub < upper_bound(&deal, &state, without) {
+                bites += 1;
+            }
+            checked += 1;
+            let legal = state.legal_actions(&deal);
+            state = state
+                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+    eprintln!("{checked} endless positions; the capacity rule bites at {bites}");
+    assert!(bites >= 10, "the capacity rule bites at only {bites}");
+}
+
 /// A random small game of 2 to 4 players whose ranks hold one or two copies each (often one,
 /// as in the black suit, where the seat rule bites most): few enough cards for the reference.
 fn random_single_copy_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
@@ -603,10 +638,14 @@ fn beam_lines_replay_and_a_full_beam_is_exact() {
 fn loss_reasons_agree_with_the_reference() {
     let mut rng = Rng(29);
     let mut seen = std::collections::BTreeSet::new();
+    let mut endless_full_hands = 0;
     for g in 0..1000 {
-        // Half the games with hands big enough for the pool game, at a random point.
-        let (_, _, deal, state) = if g % 2 == 0 {
+        // Half the games with hands big enough for the pool game, at a random point; one in
+        // four endless, where only a lost card or the hands' capacity can tell.
+        let (_, _, deal, state) = if g % 4 == 0 {
             random_tiny_game(&mut rng, 12, Some(false))
+        } else if g % 4 == 2 {
+            random_tiny_game(&mut rng, 14, Some(true))
         } else {
             let (rules, deck, deal, root) = random_pool_game(&mut rng, 15);
             let state = wander(&mut rng, &deal, &root, deal.pile.len() as u64 / 2);
@@ -624,6 +663,14 @@ fn loss_reasons_agree_with_the_reference() {
             );
             continue;
         }
+        if deal.rules.endless {
+            assert!(
+                matches!(reason, None | Some(LossReason::FullHands)),
+                "game {g}: endless, yet {reason:?}"
+            );
+            endless_full_hands += usize::from(reason.is_some());
+            continue;
+        }
         match reason {
             Some(LossReason::SharedHand) => assert!(pool < Some(perfect), "game {g}"),
             Some(LossReason::Hands) => {
@@ -638,6 +685,10 @@ fn loss_reasons_agree_with_the_reference() {
         seen.insert(reason);
     }
     assert!(seen.len() >= 3, "too few kinds of reasons met: {seen:?}");
+    assert!(
+        endless_full_hands >= 5,
+        "endless games lost for full hands: {endless_full_hands}"
+    );
     // Lost with unlimited clues, though one shared hand would do: the pool game was asked,
     // could win, and the relaxed game told the reason. (In games this small, a bound always
     // rules the perfect score out before the pool game could; on real deals, the pool game

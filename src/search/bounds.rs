@@ -95,7 +95,9 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
     }
     // The capacity rule's tally: `keep[a]` counts the needed cards that must be in a hand,
     // and cannot be played, at card action `a` (1 = the next). Only before the last draw.
-    let capacity = set.capacity && set.timing && !rules.endless && state.final_turns == NOT_FINAL;
+    // In endless mode too: there the pile's end brings no deadline, but until it runs out the
+    // hands are just as full, and a card never played loses the game.
+    let capacity = set.capacity && set.timing && state.final_turns == NOT_FINAL;
     let mut keep = [0i8; 72];
     // The schedule rule's tally: `first[a]` counts the cards first playable at action `a`.
     let schedule = set.schedule && set.timing && !rules.endless;
@@ -128,7 +130,7 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
             if set.copies && deal.copies(kind) == state.lost(card) {
                 break;
             }
-            if set.timing && !rules.endless {
+            if set.timing {
                 // The first card action at which this card could be played.
                 let mut first_in_pile = None;
                 let earliest = if in_hand & (1 << kind) != 0 {
@@ -139,7 +141,9 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
                         Some(j) => {
                             first_in_pile = Some(j);
                             let offset = j - state.drawn;
-                            if offset + 1 < pile_left {
+                            if offset + 1 < pile_left || rules.endless && !rules.deck_plays {
+                                // Drawn at action `offset + 1` (in endless mode the last card
+                                // too: no final round cuts its drawer's turns short).
                                 offset + 2
                             } else if rules.deck_plays {
                                 // Played blind from the pile.
@@ -184,7 +188,9 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
                     }
                 }
                 last_slot = slot;
-                first[slot as usize] += 1;
+                if schedule {
+                    first[slot as usize] += 1;
+                }
                 if capacity {
                     // Held from the action after its last copy is drawn (or now) until `slot`.
                     let from = deal
@@ -192,7 +198,9 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
                         .map_or(1, |j| j - state.drawn + 2);
                     if from < slot {
                         keep[from as usize] += 1;
-                        keep[slot as usize] -= 1;
+                        // Only the actions up to the pile's end are tallied (in endless mode
+                        // a card's action may lie beyond the array).
+                        keep[slot.min(pile_left + 1) as usize] -= 1;
                     }
                 }
             }
@@ -200,13 +208,14 @@ pub fn goal_bound(deal: &Deal, state: &State, set: BoundSet, goal: &Goal) -> u8 
         }
         total += h;
     }
-    if rules.endless {
-        return if total == perfect { perfect } else { 0 };
-    }
     // Each rule below lowers the timing bound on its own: the least of them is a bound.
     let timing_total = total;
     if capacity {
         total = total.saturating_sub(over_capacity(rules, &keep, held, pile_left));
+    }
+    if rules.endless {
+        // Anything short of the perfect score is a loss.
+        return if total >= perfect { perfect } else { 0 };
     }
     if set.pace {
         total = total.min(current.saturating_add(slots));

@@ -88,8 +88,9 @@ impl LossReason {
 pub const REASON_NODES: u64 = 2_000_000;
 
 /// Why the perfect score cannot be reached from `state`, which the caller has proven. `None`
-/// when the position is over, in endless mode, or when the pool game or the relaxed game was
-/// not decided within `node_limit` nodes.
+/// when the position is over, when the pool game or the relaxed game was not decided within
+/// `node_limit` nodes, and in endless mode when neither a lost card nor the hands' capacity
+/// tells (there the game has no end to be late for, and the relaxed games do not apply).
 pub fn loss_reason(deal: &Deal, state: &State, node_limit: u64) -> Option<LossReason> {
     loss_reason_until(deal, state, node_limit, None)
 }
@@ -101,7 +102,7 @@ pub fn loss_reason_until(
     node_limit: u64,
     deadline: Option<Instant>,
 ) -> Option<LossReason> {
-    if state.is_over() || deal.rules.endless {
+    if state.is_over() {
         return None;
     }
     let perfect = deal.rules.perfect_score();
@@ -121,6 +122,9 @@ pub fn loss_reason_until(
         capacity: true,
         ..timing
     };
+    if deal.rules.endless {
+        return (upper_bound(deal, state, capacity) < perfect).then_some(LossReason::FullHands);
+    }
     for (set, reason) in [
         (timing, LossReason::LateCard),
         (capacity, LossReason::FullHands),
