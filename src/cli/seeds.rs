@@ -51,10 +51,12 @@ pub struct SeedsArgs {
     /// thread.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Memory cap of each seed's transposition table, in MiB. Smaller than solve's default
-    /// (1024) because up to --threads seeds, each with its own table, are solved at once.
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
-    pub tt_mb: usize,
+    /// Memory cap of each seed's transposition table, in MiB (default: 4096 shared by the
+    /// --threads seeds solved at once, at most solve's 1024 each: 1024 with up to 4 threads,
+    /// 256 with 16). A seed whose search outgrows its table starts the table afresh and slows
+    /// down, which matters for long time limits.
+    #[arg(long, value_name = "MIB")]
+    pub tt_mb: Option<usize>,
     /// Stop each seed after this many seconds; it then counts as undecided, with the bounds
     /// proven so far. A limit too long for any clock (1e30) is no limit.
     #[arg(long, value_name = "SECONDS")]
@@ -382,6 +384,16 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Memory all the seeds' tables may take together by default, in MiB.
+const DEFAULT_TT_TOTAL_MB: usize = 4096;
+
+/// Each seed's table cap when `--tt-mb` is not given: [`DEFAULT_TT_TOTAL_MB`] shared by the
+/// seeds solved at once, at most solve's default. Few threads thus keep the long searches of
+/// hard seeds (60 s and more) from outgrowing their tables; many keep the total bounded.
+fn default_tt_mb(threads: usize) -> usize {
+    (DEFAULT_TT_TOTAL_MB / threads.max(1)).clamp(1, SolveConfig::default().tt_mb)
+}
+
 pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     if !args.summarize.is_empty() {
         return summarize(&args);
@@ -406,14 +418,16 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         );
     }
     let threads = super::threads_option(args.threads)?;
-    if args.tt_mb == 0 {
-        bail!("--tt-mb must be at least 1");
-    }
+    let tt_mb = match args.tt_mb {
+        Some(0) => bail!("--tt-mb must be at least 1"),
+        Some(mb) => mb,
+        None => default_tt_mb(threads),
+    };
     let time_limit = super::time_limit_option(args.time_limit)?;
     let sat_after = args.sat.sat_after(args.max_nodes)?;
     let config = SolveConfig {
         threads: 1,
-        tt_mb: args.tt_mb,
+        tt_mb,
         time_limit,
         max_nodes: args.max_nodes,
         ..SolveConfig::default()
@@ -583,7 +597,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
             already_done,
             solved_now,
             threads: workers,
-            tt_mb: args.tt_mb,
+            tt_mb,
             time_limit: args.time_limit,
             max_nodes: args.max_nodes,
             wall_seconds: wall,
@@ -633,4 +647,19 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         None => writeln!(w, "Speed: nothing was solved now")?,
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_tt_mb;
+
+    #[test]
+    fn default_tables_share_a_fixed_total() {
+        assert_eq!(default_tt_mb(1), 1024);
+        assert_eq!(default_tt_mb(2), 1024);
+        assert_eq!(default_tt_mb(4), 1024);
+        assert_eq!(default_tt_mb(16), 256);
+        assert_eq!(default_tt_mb(1024), 4);
+        assert_eq!(default_tt_mb(100_000), 1);
+    }
 }
