@@ -709,7 +709,11 @@ fn solve_with(
                 goals = open_goals(hi);
                 continue;
             }
-            if !rules.endless && lo + 1 < hi {
+            // Climb from the best line while each next score is found within the budget: the
+            // questions above were just left open at this budget, so asking them again first
+            // would only repeat them.
+            let mut cut_short = false;
+            while !rules.endless && lo + 1 < hi {
                 let limited = Ctx {
                     node_limit: round_budget.min(budget(&nodes)),
                     ..ctx.clone_ref()
@@ -722,19 +726,27 @@ fn solve_with(
                                     lo = final_score(deal, state, &found).max(lo + 1);
                                     line = found;
                                 }
-                                None => break,
+                                None => {
+                                    cut_short = true;
+                                    break;
+                                }
                             }
                         } else {
                             lo += 1;
                         }
-                        continue;
                     }
                     Answer::No => {
                         hi = lo;
-                        continue;
+                        break;
                     }
-                    Answer::Stopped => {}
+                    Answer::Stopped => break,
                 }
+            }
+            if cut_short {
+                break;
+            }
+            if lo >= hi {
+                continue;
             }
             // A wider look for a better line, only once a round's questions have left the score
             // open: most deals are settled by them in far fewer nodes than a beam takes.
