@@ -714,8 +714,13 @@ fn solve_with(
             // would only repeat them.
             let mut cut_short = false;
             while !rules.endless && lo + 1 < hi {
+                // `--max-nodes` spent: no step more (each would still take a few nodes).
+                let limit = round_budget.min(budget(&nodes));
+                if limit == 0 {
+                    break;
+                }
                 let limited = Ctx {
-                    node_limit: round_budget.min(budget(&nodes)),
+                    node_limit: limit,
                     ..ctx.clone_ref()
                 };
                 match limited.reach_split(state, lo + 1, depth, interrupt) {
@@ -749,8 +754,9 @@ fn solve_with(
                 continue;
             }
             // A wider look for a better line, only once a round's questions have left the score
-            // open: most deals are settled by them in far fewer nodes than a beam takes.
-            if lo < hi && !stop.load(Ordering::Relaxed) {
+            // open: most deals are settled by them in far fewer nodes than a beam takes. Not once
+            // `--max-nodes` is spent.
+            if lo < hi && !stop.load(Ordering::Relaxed) && budget(&nodes) > 0 {
                 let width =
                     (round_budget / shares.beam_nodes_per_width).clamp(1, MAX_BEAM) as usize;
                 let found = beam(deal, state, width, hi, config.tuning, ctx.deadline);
