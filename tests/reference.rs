@@ -15,7 +15,7 @@ use hanabi_solver::search::bounds::goal_bound;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
 use hanabi_solver::search::goal::Goal;
 use hanabi_solver::search::reason::{loss_reason, LossReason};
-use hanabi_solver::search::{pool_max, relaxed_reaches};
+use hanabi_solver::search::{pool_max, pool_reaches_tuned, relaxed_reaches};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::seed::{deck_for_seed, parse_seed_name};
 use hanabi_solver::state::Action;
@@ -210,6 +210,51 @@ fn goals_agree_with_the_reference() {
         }
     }
     assert!(ruled_out.iter().all(|&r| r > 0), "{ruled_out:?}");
+}
+
+/// The pool game's forced play (`Tuning::pool_plays`: a needed card that can be played is
+/// played at once) keeps every answer: at random positions of random pool games, for every
+/// score and every goal of it, the pool game reaches it with the forced play exactly where it
+/// does without; and the forced play saves nodes, or the comparison would show nothing.
+#[test]
+fn forced_pool_play_keeps_the_pool_games_answers() {
+    let without = Tuning {
+        pool_plays: false,
+        ..Tuning::FULL
+    };
+    let mut rng = Rng(37);
+    let (mut asked, mut fewer, mut more) = (0, 0, 0);
+    let mut reached = [0usize; 2];
+    let mut positions = 0;
+    while positions < 1000 {
+        let (rules, _, deal, root) = random_pool_game(&mut rng, 15);
+        let state = wander(&mut rng, &deal, &root, deal.pile.len() as u64);
+        if !hanabi_solver::search::dfs::pool_applies(&deal, &state) || state.is_over() {
+            continue;
+        }
+        positions += 1;
+        for k in 1..=rules.perfect_score() {
+            let mut goals = vec![Goal::full(&rules)];
+            if k < rules.perfect_score() {
+                goals.extend(Goal::splits(&rules, k));
+            }
+            for goal in &goals {
+                let target = if goal.is_full() { k } else { goal.total() };
+                let (with, n_with) =
+                    pool_reaches_tuned(&deal, &state, goal, target, Tuning::FULL).unwrap();
+                let (plain, n_plain) =
+                    pool_reaches_tuned(&deal, &state, goal, target, without).unwrap();
+                assert_eq!(with, plain, "k {k}, {goal:?} at {state:?}");
+                asked += 1;
+                reached[with as usize] += 1;
+                fewer += (n_with < n_plain) as usize;
+                more += (n_with > n_plain) as usize;
+            }
+        }
+    }
+    eprintln!("{asked} questions, reached {reached:?}; fewer nodes {fewer}, more {more}");
+    assert!(reached.iter().all(|&n| n >= 100), "{reached:?}");
+    assert!(fewer >= 300, "fewer nodes in only {fewer} of {asked}");
 }
 
 /// The relaxed game (free clues) must never score below the real game, or it would not be a

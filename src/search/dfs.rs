@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::bounds::{goal_bound, BoundSet};
 use super::goal::Goal;
-use super::key::{code_toward, goal_key};
+use super::key::{code_toward, goal_key, TRASH};
 use super::order::{moves_toward, ordered_moves};
 use super::table::Table;
 use crate::state::{Action, Deal, State, NOT_FINAL};
@@ -42,6 +42,9 @@ pub struct Tuning {
     pub goals: bool,
     /// With `relaxed`: ask the pool game (see [`pool_applies`]) before the relaxed game.
     pub pool: bool,
+    /// In the pool game, where a card the question needs can be played, play it and try
+    /// nothing else (see [`forced_pool_play`]).
+    pub pool_plays: bool,
 }
 
 impl Tuning {
@@ -53,6 +56,7 @@ impl Tuning {
         dominance: true,
         goals: true,
         pool: true,
+        pool_plays: true,
     };
 }
 
@@ -285,6 +289,12 @@ fn relaxed_moves(
     out: &mut SmallVec<[(u8, Action); 64]>,
 ) {
     let beyond = (!goal.is_full()).then_some(goal);
+    if pool && tuning.pool_plays {
+        if let Some(play) = forced_pool_play(deal, state, beyond) {
+            out.push(play);
+            return;
+        }
+    }
     let players = deal.rules.players;
     let seats = if pool || state.final_turns == NOT_FINAL {
         0..players
@@ -326,4 +336,40 @@ fn relaxed_moves(
     if state.final_turns != NOT_FINAL {
         out.push((state.turn, Action::Clue));
     }
+}
+
+/// In the pool game, a play that is at least as good as every other move: a card that can be
+/// played now and that the question needs (not trash, nor above the goal `beyond`), from the
+/// seat holding it. `None` where there is none, where the players choose the stacks' ways
+/// (playing would commit a stack) or with deck plays (a blind play from the pile ends it
+/// without a draw).
+///
+/// Why playing such a card `c` at once loses nothing: take any line `L` of the pool game from
+/// here, and let `L'` play `c` first and then follow `L`, leaving out `L`'s first action on a
+/// copy of `c` (a play or a discard), or where `L` never acts on one, `L`'s last action. `L'`
+/// has as many card actions and turns as `L`, so the final round comes after the same number of
+/// card actions and lasts as many turns; each card `L` acts on is in the pool at that point of
+/// `L'` too (the pool only gains the cards `L'` draws one action sooner, and never needs the
+/// copy of `c` it played), and in the pool game any card may be played at any card action,
+/// the final round's included. Until `L` plays a copy of `c`, `L'`'s firework of `c` is one card
+/// higher and the others are the same: an action of `L` that would now succeed where it failed
+/// (a card above `c`), or fail where it succeeded (another copy of `c`), is made a discard
+/// instead, which is always legal there (no tokens) and costs no strike. So `L'` never has
+/// more strikes than `L`, its fireworks are never lower, and it ends no later; what it left
+/// out of `L` is one copy of `c` acted on (which `L'` played) or `L`'s last action (worth at most
+/// the one point that `c` brings). `L'` scores at least as much as `L`, toward any goal that
+/// counts `c`.
+fn forced_pool_play(deal: &Deal, state: &State, beyond: Option<&Goal>) -> Option<(u8, Action)> {
+    let rules = &deal.rules;
+    if rules.deck_plays || rules.variant.play_order().ways_chosen_in_play() {
+        return None;
+    }
+    for seat in 0..rules.players {
+        for (i, &card) in state.hand(seat as usize).iter().enumerate() {
+            if state.is_playable(rules, card) && code_toward(rules, state, card, beyond) != TRASH {
+                return Some((seat, Action::Play(i as u8)));
+            }
+        }
+    }
+    None
 }

@@ -806,6 +806,23 @@ pub fn pool_max(deal: &Deal, state: &State) -> Option<u8> {
     best_relaxed(deal, state, true)
 }
 
+/// Whether the pool game from `state` reaches `k` toward `goal`, searched under `tuning`, with
+/// the nodes it took; `None` where it does not apply. The answer is the same under any tuning;
+/// exposed for tests, which compare the pruning rules' answers and node counts.
+pub fn pool_reaches_tuned(
+    deal: &Deal,
+    state: &State,
+    goal: &Goal,
+    k: u8,
+    tuning: Tuning,
+) -> Option<(bool, u64)> {
+    ask_relaxed(deal, state, true, u64::MAX, None, |searcher, root| {
+        searcher.tuning = tuning;
+        searcher.goal = *goal;
+        (searcher.reach(root, k) == Answer::Yes, searcher.nodes)
+    })
+}
+
 /// [`relaxed_max`], or with `pool` [`pool_max`]: the highest score not refuted.
 fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
     ask_relaxed(deal, state, pool, u64::MAX, None, |searcher, root| {

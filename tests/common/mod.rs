@@ -285,6 +285,7 @@ pub fn pruning_switches() -> Vec<Tuning> {
         dominance: false,
         goals: false,
         pool: false,
+        pool_plays: false,
     };
     let only = |bounds: BoundSet| Tuning { bounds, ..BARE };
     let timing = BoundSet {
@@ -353,6 +354,13 @@ pub fn pruning_switches() -> Vec<Tuning> {
         Tuning {
             relaxed: true,
             pool: true,
+            goals: true,
+            ..BARE
+        },
+        Tuning {
+            relaxed: true,
+            pool: true,
+            pool_plays: true,
             goals: true,
             ..BARE
         },
