@@ -14,7 +14,9 @@ use hanabi_solver::game::catalogue::Catalogue;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::line::final_state;
-use hanabi_solver::search::{solve, SolveConfig};
+use hanabi_solver::search::dfs::pool_applies;
+use hanabi_solver::search::goal::Goal;
+use hanabi_solver::search::{pool_reaches_tuned, solve, SolveConfig, Tuning};
 use hanabi_solver::seed::shuffled_deck;
 use hanabi_solver::state::{Action, Deal};
 
@@ -172,6 +174,72 @@ fn solver_agrees_with_brute_force_on_small_reversed_decks() {
         games += 1;
     }
     assert!(below_perfect >= 10, "{below_perfect}");
+}
+
+/// The pool game's forced play (a needed card that can be played is played at once) keeps the
+/// pool game's answers with a reversed suit too: at positions of small decks like those above
+/// (hands of at least as many cards as players, where the pool game applies), every score is
+/// reached with it exactly where it is reached without it.
+#[test]
+fn forced_pool_play_keeps_answers_with_a_reversed_suit() {
+    let base = Catalogue::builtin().by_id(1343).unwrap();
+    let without = Tuning {
+        pool_plays: false,
+        ..Tuning::FULL
+    };
+    let mut rng = Rng(0x0f_0c_ed);
+    let (mut positions, mut fewer) = (0, 0);
+    while positions < 300 {
+        let mut facts = base.clone();
+        let suits = rng.range(2, 3) as usize;
+        let mut kept: Vec<_> = base.suits[..suits - 1].to_vec();
+        kept.push(base.suits[4].clone());
+        facts.suits = kept;
+        facts.clue_colors = facts.clue_colors[..suits].to_vec();
+        facts.stack_size = rng.range(2, 4) as u8;
+        facts.clue_ranks = (1..=facts.stack_size).collect();
+        let v = Variant::from_facts(&facts).unwrap();
+        let players = rng.range(2, 3) as u8;
+        let options = Options {
+            hand_size: Some(players + rng.range(0, 1) as u8),
+            clues: Some(rng.range(1, 3) as u8),
+            strikes: Some(rng.range(1, 3) as u8),
+            ..Options::default()
+        };
+        let Ok(rules) = Rules::new(v, players, &options) else {
+            continue;
+        };
+        let mut deck = rules.variant.deck();
+        rng.shuffle(&mut deck);
+        let Ok((deal, mut state)) = Deal::from_deck(rules.clone(), &deck) else {
+            continue;
+        };
+        // A few random actions in.
+        for _ in 0..rng.below(deal.pile.len() as u64 + 1) {
+            if state.is_over() {
+                break;
+            }
+            let legal = state.legal_actions(&deal);
+            state = state
+                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
+                .unwrap();
+        }
+        if state.is_over() || !pool_applies(&deal, &state) {
+            continue;
+        }
+        positions += 1;
+        let full = Goal::full(&rules);
+        for k in 1..=rules.perfect_score() {
+            let (with, n_with) = pool_reaches_tuned(&deal, &state, &full, k, Tuning::FULL).unwrap();
+            let (plain, n_plain) = pool_reaches_tuned(&deal, &state, &full, k, without).unwrap();
+            assert_eq!(with, plain, "k {k} at {state:?} of {deck:?}");
+            fewer += (n_with < n_plain) as usize;
+        }
+    }
+    assert!(
+        fewer >= 30,
+        "the forced play saved nodes only {fewer} times"
+    );
 }
 
 /// The command line plays a reversed seed, and its exported game replays to the same score.
