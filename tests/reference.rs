@@ -5,7 +5,10 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{random_deal, random_pool_game, random_tiny_game, reference, reference_reaches, Rng};
+use common::{
+    random_deal, random_pool_game, random_step, random_tiny_game, reference, reference_reaches,
+    wander, Rng,
+};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
@@ -15,7 +18,7 @@ use hanabi_solver::search::bounds::goal_bound;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
 use hanabi_solver::search::goal::Goal;
 use hanabi_solver::search::reason::{loss_reason, LossReason};
-use hanabi_solver::search::{pool_max, pool_reaches_tuned, relaxed_reaches};
+use hanabi_solver::search::{pool_max, relaxed_reaches, relaxed_reaches_tuned};
 use hanabi_solver::search::{relaxed_max, solve, solve_all, SolveConfig, Tuning};
 use hanabi_solver::seed::{deck_for_seed, parse_seed_name};
 use hanabi_solver::state::Action;
@@ -122,20 +125,6 @@ fn each_pruning_rule_keeps_answers() {
     }
 }
 
-/// A random position of `deal`: `state` after up to `most` random legal actions.
-fn wander(rng: &mut Rng, deal: &Deal, state: &State, most: u64) -> State {
-    let mut s = *state;
-    for _ in 0..rng.below(most + 1) {
-        if s.is_over() {
-            break;
-        }
-        let actions = s.legal_actions(deal);
-        let a = actions[rng.below(actions.len() as u64) as usize];
-        s = s.apply(deal, a).expect("listed actions are legal");
-    }
-    s
-}
-
 /// The pool game must never score below the relaxed game (nor that below the real game) at
 /// any position, or it would not be a bound; and it should sometimes score above it, or the
 /// test would not show anything.
@@ -240,10 +229,10 @@ fn forced_pool_play_keeps_the_pool_games_answers() {
             }
             for goal in &goals {
                 let target = if goal.is_full() { k } else { goal.total() };
-                let (with, n_with) =
-                    pool_reaches_tuned(&deal, &state, goal, target, Tuning::FULL).unwrap();
-                let (plain, n_plain) =
-                    pool_reaches_tuned(&deal, &state, goal, target, without).unwrap();
+                let pool = |tuning| {
+                    relaxed_reaches_tuned(&deal, &state, goal, target, true, tuning).unwrap()
+                };
+                let ((with, n_with), (plain, n_plain)) = (pool(Tuning::FULL), pool(without));
                 assert_eq!(with, plain, "k {k}, {goal:?} at {state:?}");
                 asked += 1;
                 reached[with as usize] += 1;
@@ -429,10 +418,7 @@ fn each_bound_holds_and_bites() {
                 }
             }
             checked += 1;
-            let legal = state.legal_actions(&deal);
-            state = state
-                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
-                .unwrap();
+            state = random_step(&mut rng, &deal, &state);
         }
     }
     eprintln!("{checked} positions; bites {bites:?}");
@@ -467,10 +453,7 @@ fn endless_capacity_holds_and_bites() {
                 bites += 1;
             }
             checked += 1;
-            let legal = state.legal_actions(&deal);
-            state = state
-                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
-                .unwrap();
+            state = random_step(&mut rng, &deal, &state);
         }
     }
     eprintln!("{checked} endless positions; the capacity rule bites at {bites}");
@@ -564,10 +547,7 @@ fn seat_rule_agrees_with_reference_on_single_copy_decks() {
                 );
                 bites += (ub < upper_bound(&deal, &state, without)) as usize;
             }
-            let legal = state.legal_actions(&deal);
-            state = state
-                .apply(&deal, legal[rng.below(legal.len() as u64) as usize])
-                .unwrap();
+            state = random_step(&mut rng, &deal, &state);
         }
     }
     eprintln!("below perfect {below_perfect}; seat rule bites {bites}, at the root {root_bites}");

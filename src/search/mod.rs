@@ -17,6 +17,6 @@ pub mod table;
 
 pub use dfs::{Answer, Tuning};
 pub use root::{
-    deadline_after, pool_max, pool_reaches_tuned, relaxed_max, relaxed_reaches, solve, solve_all,
-    verdict, Ceiling, SharedSearch, Solution, SolveConfig,
+    deadline_after, pool_max, relaxed_max, relaxed_reaches, relaxed_reaches_tuned, solve,
+    solve_all, verdict, Ceiling, SharedSearch, Solution, SolveConfig,
 };

@@ -806,23 +806,6 @@ pub fn pool_max(deal: &Deal, state: &State) -> Option<u8> {
     best_relaxed(deal, state, true)
 }
 
-/// Whether the pool game from `state` reaches `k` toward `goal`, searched under `tuning`, with
-/// the nodes it took; `None` where it does not apply. The answer is the same under any tuning;
-/// exposed for tests, which compare the pruning rules' answers and node counts.
-pub fn pool_reaches_tuned(
-    deal: &Deal,
-    state: &State,
-    goal: &Goal,
-    k: u8,
-    tuning: Tuning,
-) -> Option<(bool, u64)> {
-    ask_relaxed(deal, state, true, u64::MAX, None, |searcher, root| {
-        searcher.tuning = tuning;
-        searcher.goal = *goal;
-        (searcher.reach(root, k) == Answer::Yes, searcher.nodes)
-    })
-}
-
 /// [`relaxed_max`], or with `pool` [`pool_max`]: the highest score not refuted.
 fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
     ask_relaxed(deal, state, pool, u64::MAX, None, |searcher, root| {
@@ -837,9 +820,25 @@ fn best_relaxed(deal: &Deal, state: &State, pool: bool) -> Option<u8> {
 /// Whether the relaxed game (with `pool`, the pool game) from `state` can reach `goal`, or
 /// `None` where it does not apply. Exposed for tests.
 pub fn relaxed_reaches(deal: &Deal, state: &State, goal: &Goal, pool: bool) -> Option<bool> {
+    relaxed_reaches_tuned(deal, state, goal, goal.total(), pool, Tuning::FULL).map(|(yes, _)| yes)
+}
+
+/// Whether the relaxed game (with `pool`, the pool game) from `state` reaches `k` toward
+/// `goal`, searched under `tuning`, with the nodes it took; `None` where it does not apply. The
+/// answer is the same under any tuning; exposed for tests, which compare the pruning rules'
+/// answers and node counts.
+pub fn relaxed_reaches_tuned(
+    deal: &Deal,
+    state: &State,
+    goal: &Goal,
+    k: u8,
+    pool: bool,
+    tuning: Tuning,
+) -> Option<(bool, u64)> {
     ask_relaxed(deal, state, pool, u64::MAX, None, |searcher, root| {
+        searcher.tuning = tuning;
         searcher.goal = *goal;
-        searcher.reach(root, goal.total()) == Answer::Yes
+        (searcher.reach(root, k) == Answer::Yes, searcher.nodes)
     })
 }
 

@@ -60,6 +60,25 @@ pub fn random_tiny_game(
     random_game(rng, max_cards, endless, |rng, _| rng.range(1, 3) as u8)
 }
 
+/// `state` after one legal action of the mover's, drawn at random (the game must not be over).
+pub fn random_step(rng: &mut Rng, deal: &Deal, state: &State) -> State {
+    let legal = state.legal_actions(deal);
+    let a = legal[rng.below(legal.len() as u64) as usize];
+    state.apply(deal, a).expect("listed actions are legal")
+}
+
+/// A random position of `deal`: `state` after up to `most` random legal actions.
+pub fn wander(rng: &mut Rng, deal: &Deal, state: &State, most: u64) -> State {
+    let mut s = *state;
+    for _ in 0..rng.below(most + 1) {
+        if s.is_over() {
+            break;
+        }
+        s = random_step(rng, deal, &s);
+    }
+    s
+}
+
 /// A random tiny game whose hands hold as many cards as there are players, or one or two more,
 /// never endless: the games where the pool game applies.
 pub fn random_pool_game(rng: &mut Rng, max_cards: usize) -> (Rules, Vec<Card>, Deal, State) {
