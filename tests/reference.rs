@@ -13,7 +13,7 @@ use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::line::final_state;
-use hanabi_solver::search::beam::beam;
+use hanabi_solver::search::beam::{beam, Ranking};
 use hanabi_solver::search::bounds::goal_bound;
 use hanabi_solver::search::bounds::{upper_bound, BoundSet};
 use hanabi_solver::search::goal::Goal;
@@ -628,12 +628,16 @@ fn beam_lines_replay_and_a_full_beam_is_exact() {
     for g in 0..200 {
         let (_, _, deal, state) = random_tiny_game(&mut rng, 12, None);
         let best = reference(&deal, &state, &mut HashMap::new());
-        for width in [1, 3, 1_000_000] {
+        for (width, ranking) in [1, 3, 1_000_000]
+            .into_iter()
+            .flat_map(|w| [Ranking::Points, Ranking::Promise { salt: g }].map(|r| (w, r)))
+        {
             let found = beam(
                 &deal,
                 &state,
                 width,
                 deal.rules.perfect_score(),
+                ranking,
                 Tuning::FULL,
                 None,
             );
@@ -641,9 +645,9 @@ fn beam_lines_replay_and_a_full_beam_is_exact() {
             assert_eq!(
                 end.score(&deal.rules),
                 found.score,
-                "game {g} width {width}"
+                "game {g} width {width} {ranking:?}"
             );
-            assert!(found.score <= best, "game {g} width {width}");
+            assert!(found.score <= best, "game {g} width {width} {ranking:?}");
             if width == 1_000_000 {
                 assert_eq!(found.score, best, "game {g}: the full beam");
             } else if found.score < best {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::beam::beam;
+use super::beam::{beam, Ranking};
 use super::bounds::{goal_bound, upper_bound};
 use super::dfs::{
     past_deadline, pool_applies, relaxation_applies, relaxed_root, Answer, Searcher, Tuning,
@@ -582,6 +582,8 @@ fn solve_with(
         // 3. can the real game beat the best line found? Just above the true maximum the
         //    bounds cut far more than at the upper bound.
         let mut round_budget = QUICK_NODES;
+        // Rounds so far: the salt of each round's noisy beam.
+        let mut round = 0u64;
         // The goals of the question "can the real game reach hi?" not yet refuted.
         let mut goals = open_goals(hi);
         // Set when the ceiling is lowered: the round's questions stop, and the next round asks
@@ -759,14 +761,23 @@ fn solve_with(
             if lo < hi && !stop.load(Ordering::Relaxed) && budget(&nodes) > 0 {
                 let width =
                     (round_budget / shares.beam_nodes_per_width).clamp(1, MAX_BEAM) as usize;
-                let found = beam(deal, state, width, hi, config.tuning, ctx.deadline);
-                nodes.fetch_add(found.nodes, Ordering::Relaxed);
-                if found.score > lo {
-                    lo = found.score;
-                    line = found.line;
+                // Two beams that keep different positions (see `Ranking`); the second's noise
+                // is fresh every round.
+                let rankings = [Ranking::Points, Ranking::Promise { salt: round }];
+                for ranking in rankings {
+                    if lo >= hi {
+                        break;
+                    }
+                    let found = beam(deal, state, width, hi, ranking, config.tuning, ctx.deadline);
+                    nodes.fetch_add(found.nodes, Ordering::Relaxed);
+                    if found.score > lo {
+                        lo = found.score;
+                        line = found.line;
+                    }
                 }
             }
             round_budget = round_budget.saturating_mul(2);
+            round += 1;
         }
         publish(lo, hi);
     };
