@@ -957,3 +957,54 @@ fn a_ceiling_proven_elsewhere_keeps_answers() {
         "the ceiling was taken in only {taken} searches"
     );
 }
+
+/// A search that steps aside for another solver (see `search::Ceiling::step_aside`) only
+/// pauses: it gives the reference's answer with the same line and, node for node, the same
+/// search as at full speed, on games searched without bounds or relaxations that run long
+/// enough (over two thousand nodes) to pause.
+#[test]
+fn a_search_stepping_aside_keeps_answers() {
+    use hanabi_solver::search::Ceiling;
+    use std::sync::Arc;
+    let mut rng = Rng(0x57e9);
+    let loose = SolveConfig {
+        tuning: Tuning {
+            bounds: BoundSet::NONE,
+            relaxed: false,
+            pool: false,
+            ..Tuning::FULL
+        },
+        ..SolveConfig::default()
+    };
+    let mut paused = 0;
+    for g in 0..1000 {
+        if paused == 8 {
+            break;
+        }
+        let (rules, _, deal, state) = random_tiny_game(&mut rng, 14, Some(false));
+        let plain = solve(&deal, &state, &loose);
+        if plain.nodes <= 2048 {
+            continue;
+        }
+        paused += 1;
+        let best = reference(&deal, &state, &mut HashMap::new());
+        let ceiling = Arc::new(Ceiling::new(rules.perfect_score()));
+        ceiling.step_aside();
+        let config = SolveConfig {
+            ceiling: Some(ceiling),
+            ..loose.clone()
+        };
+        let got = solve(&deal, &state, &config);
+        assert!(got.proven, "game {g}");
+        assert_eq!(got.max_score, best, "game {g}");
+        assert_eq!(got.line, plain.line, "game {g}");
+        assert_eq!(got.nodes, plain.nodes, "game {g}");
+        if got.nodes > 2048 {
+            paused += 1;
+        }
+    }
+    assert!(
+        paused >= 5,
+        "only {paused} searches ran long enough to pause"
+    );
+}

@@ -80,6 +80,8 @@ pub struct Searcher<'a> {
     /// Give up (answer [`Answer::Stopped`]) after this many nodes, without setting `stop`.
     pub node_limit: u64,
     pub nodes: u64,
+    /// While set, the search pauses at each check of the clock (see `Ceiling::step_aside`).
+    pub yielding: Option<&'a AtomicBool>,
 }
 
 impl Searcher<'_> {
@@ -87,6 +89,9 @@ impl Searcher<'_> {
     fn should_stop(&self) -> bool {
         if self.nodes >= self.node_limit {
             return true;
+        }
+        if self.yielding.is_some_and(|y| y.load(Ordering::Relaxed)) {
+            std::thread::sleep(super::root::YIELD_PAUSE);
         }
         past_deadline(self.deadline, self.stop) || self.done.load(Ordering::Relaxed)
     }

@@ -55,6 +55,8 @@ pub struct Ceiling {
     searched_lo: AtomicU8,
     /// The search's upper bound so far (`u8::MAX` until it publishes one).
     searched_hi: AtomicU8,
+    /// Set while the other solver asks for the search's core (see [`Ceiling::step_aside`]).
+    yielding: AtomicBool,
 }
 
 impl Ceiling {
@@ -66,7 +68,16 @@ impl Ceiling {
             own: AtomicU8::new(u8::MAX),
             searched_lo: AtomicU8::new(0),
             searched_hi: AtomicU8::new(u8::MAX),
+            yielding: AtomicBool::new(false),
         }
+    }
+
+    /// Asks the search to leave its core to the other solver from now on: its depth-first
+    /// questions then pause for [`YIELD_PAUSE`] after every thousand nodes or so, which leaves
+    /// them about a tenth of a core. For a caller that runs both solvers on fewer cores than
+    /// threads, where the other solver is the one likely to settle the deal.
+    pub fn step_aside(&self) {
+        self.yielding.store(true, Ordering::Relaxed);
     }
 
     /// The bounds the search has proven so far: a line reaches the first, nothing reaches
@@ -174,6 +185,10 @@ pub fn verdict(lower: u8, upper: u8, perfect: u8) -> Option<bool> {
     }
 }
 
+/// How long a search that steps aside ([`Ceiling::step_aside`]) pauses after each check of
+/// its clock (every 1,024 nodes, a millisecond or so of work).
+pub const YIELD_PAUSE: Duration = Duration::from_millis(10);
+
 /// Plies of the tree split across threads.
 const SPLIT_DEPTH: u32 = 2;
 
@@ -192,6 +207,8 @@ struct Ctx<'a> {
     /// Node budget of each sequential sub-search of one question.
     node_limit: u64,
     nodes: &'a AtomicU64,
+    /// Set while the search steps aside for another solver ([`Ceiling::step_aside`]).
+    yielding: Option<&'a AtomicBool>,
 }
 
 impl<'a> Ctx<'a> {
@@ -212,6 +229,7 @@ impl<'a> Ctx<'a> {
             pool: self.pool,
             goal: self.goal,
             nodes: 0,
+            yielding: self.yielding,
         }
     }
 
@@ -535,6 +553,7 @@ fn solve_with(
         deadline: deadline_after(start, config.time_limit),
         node_limit: u64::MAX,
         nodes: &nodes,
+        yielding: config.ceiling.as_deref().map(|c| &c.yielding),
     };
     let (mut lo, mut line) = greedy(deal, state, config.tuning.merge);
     let mut hi = if state.is_over() {
@@ -886,6 +905,7 @@ pub(crate) fn ask_relaxed<R>(
         pool,
         goal: Goal::full(&deal.rules),
         nodes: 0,
+        yielding: None,
     };
     Some(question(&mut searcher, &relaxed_root(state)))
 }
