@@ -759,10 +759,12 @@ fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
 /// [`hanabi_solver::sat::encode::applies`] accepts): for every
 /// target score it can reach, the formula is satisfiable exactly when some line reaches that
 /// score (its line, checked by the rules, then does), with the implied constraints and
-/// without them; in endless mode too, where any target asks for the perfect score.
+/// without them, and with a short line asked for first ([`hanabi_solver::sat::ShortFirst`],
+/// two turns before the horizon) and without; in endless mode too, where any target asks for
+/// the perfect score.
 #[test]
 fn sat_encoding_agrees_with_reference() {
-    use hanabi_solver::sat::{self, encode, Decision, Stop};
+    use hanabi_solver::sat::{self, encode, Decision, ShortFirst, Stop};
     let mut rng = Rng(0x5a7);
     // [target not reached, target reached], over every position and target.
     let mut seen = [0usize; 2];
@@ -773,9 +775,13 @@ fn sat_encoding_agrees_with_reference() {
         let best = reference(&deal, &s, &mut HashMap::new());
         let perfect = rules.perfect_score();
         for target in s.score(&rules).max(1)..=perfect {
-            for implied in [true, false] {
+            let short = Some(ShortFirst {
+                turns: 2,
+                conflicts: 1_000_000,
+            });
+            for (implied, short_first) in [(true, None), (false, None), (true, short)] {
                 let encoding = encode::Encoding::new(&deal, &s, target, implied);
-                let answer = sat::solve(&deal, &s, target, &encoding, Stop::default())
+                let answer = sat::solve(&deal, &s, target, &encoding, short_first, Stop::default())
                     .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
                 let reached = match answer {
                     Decision::Reached(line) => {
@@ -789,7 +795,8 @@ fn sat_encoding_agrees_with_reference() {
                 assert_eq!(
                     reached,
                     best >= target,
-                    "position {s:?}, target {target}, best {best}, implied {implied}"
+                    "position {s:?}, target {target}, best {best}, implied {implied}, \
+                     {short_first:?} first"
                 );
                 seen[reached as usize] += 1;
                 if target == perfect {

@@ -83,7 +83,9 @@ fn asked(rules: &Rules, target: u8) -> u8 {
 /// worth, and a game reaching the target discards or misplays at most the cards it does not
 /// play, and while drawing at most `n` of them and at most its pace ([`pace`]); a finished
 /// stack gains at most a stack's worth. (Discards of the final round pay only for clues of the
-/// final round, whose turns are counted already.) In endless mode the game goes on until every
+/// final round, whose turns are counted already.) The token of the stack finished last pays for
+/// nothing: finishing the last open stack ends the game, so at most one stack fewer than are
+/// open gains a token that a clue can spend. In endless mode the game goes on until every
 /// firework is complete: each turn plays one of the cards still needed, throws away one of
 /// the others (every one of them may pay for a clue), or gives a clue.
 pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
@@ -109,7 +111,8 @@ pub fn horizon(deal: &Deal, state: &State, target: u8) -> usize {
         let pace = pace(deal, state, target).map_or(0, |p| p.max(0) as usize);
         (spare.min(n).min(pace), n + players)
     };
-    let gains = tokens.discard_gain as usize * discards + tokens.stack_gain as usize * open_stacks;
+    let spent_stacks = open_stacks.saturating_sub(1);
+    let gains = tokens.discard_gain as usize * discards + tokens.stack_gain as usize * spent_stacks;
     let clues = (state.clues as usize + gains) / tokens.clue_cost.max(1) as usize;
     other_turns + clues
 }
@@ -513,6 +516,16 @@ impl Encoding {
             }
         }
         Encoding { cnf, pieces, turns }
+    }
+
+    /// The number of turns the formula has (its horizon).
+    pub fn turns(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// The literal "the game is over before turn `t`" (every turn from it on does nothing).
+    pub fn over_before(&self, t: usize) -> Lit {
+        self.turns[t].idle
     }
 
     /// The line a model gives (`value` reads a variable), as actions from the position: the
