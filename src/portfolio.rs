@@ -68,11 +68,13 @@ pub fn sat_joins(players: u8, time_limit: Option<Duration>, sat_after: Duration)
 /// ([`Ceiling::step_aside`]): it keeps about a tenth of a core, and the SAT solver the rest.
 /// There the deals the search has not settled in `sat_after` are the SAT solver's to settle,
 /// and the two would otherwise share a core with the batch's other seeds. Measured on a
-/// 2-core machine with 2 s a seed (two seeds at once): on the 5- and 6-player Black
-/// seeds that took over 0.3 s, 31 and 53 left undecided with the search at full speed, 23 and
-/// 43 with it stepping aside; with 4 players the search's lines matter more (10 left at full
-/// speed, 14 stepping aside), so it keeps its core there.
-pub const SEARCH_STEPS_ASIDE_FROM: u8 = 5;
+/// 2-core machine with 2 s a seed (two seeds at once), on the Black seeds that took over
+/// 0.3 s: with 5 and 6 players, 31 and 53 left undecided with the search at full speed, 23 and
+/// 43 with it stepping aside. With 4 players the search kept its core while the SAT solver
+/// asked the whole formula at once (10 left at full speed, 14 stepping aside); since it asks
+/// for a short line first ([`crate::sat::ShortFirst`]), stepping aside pays there too (11 to
+/// 13 left at full speed in three runs, 9 in each of three stepping aside).
+pub const SEARCH_STEPS_ASIDE_FROM: u8 = 4;
 
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
 #[derive(Clone, Debug, Default)]
