@@ -766,6 +766,10 @@ fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
 fn sat_encoding_agrees_with_reference() {
     use hanabi_solver::sat::{self, encode, Decision, ShortFirst, Stop};
     let mut rng = Rng(0x5a7);
+    let short = Some(ShortFirst {
+        turns: 2,
+        conflicts: 1_000_000,
+    });
     // [target not reached, target reached], over every position and target.
     let mut seen = [0usize; 2];
     let mut perfect_seen = [0usize; 2];
@@ -775,10 +779,6 @@ fn sat_encoding_agrees_with_reference() {
         let best = reference(&deal, &s, &mut HashMap::new());
         let perfect = rules.perfect_score();
         for target in s.score(&rules).max(1)..=perfect {
-            let short = Some(ShortFirst {
-                turns: 2,
-                conflicts: 1_000_000,
-            });
             for (implied, short_first) in [(true, None), (false, None), (true, short)] {
                 let encoding = encode::Encoding::new(&deal, &s, target, implied);
                 let answer = sat::solve(&deal, &s, target, &encoding, short_first, Stop::default())

@@ -518,14 +518,15 @@ impl Encoding {
         Encoding { cnf, pieces, turns }
     }
 
-    /// The number of turns the formula has (its horizon).
-    pub fn turns(&self) -> usize {
-        self.turns.len()
-    }
-
-    /// The literal "the game is over before turn `t`" (every turn from it on does nothing).
-    pub fn over_before(&self, t: usize) -> Lit {
-        self.turns[t].idle
+    /// The literal "the game is over `short` turns before the horizon" (every turn from there
+    /// on does nothing), where the horizon leaves a turn before that; `None` otherwise.
+    pub fn ends_short(&self, short: usize) -> Option<Lit> {
+        let t = self
+            .turns
+            .len()
+            .checked_sub(short)
+            .filter(|&t| t > 0 && short > 0)?;
+        Some(self.turns[t].idle)
     }
 
     /// The line a model gives (`value` reads a variable), as actions from the position: the

@@ -120,19 +120,19 @@ pub fn solve(
         solver.add_clause(clause.iter().copied());
     }
     solver.set_callbacks(Some(stop));
-    let short = short_first.filter(|s| s.turns > 0 && s.turns < encoding.turns());
-    let mut answer = None;
-    if let Some(short) = short {
+    let short = short_first.and_then(|s| Some((encoding.ends_short(s.turns)?, s.conflicts)));
+    let found_short = short.is_some_and(|(ends_short, conflicts)| {
         solver
-            .set_limit("conflicts", short.conflicts)
+            .set_limit("conflicts", conflicts)
             .expect("CaDiCaL has a conflict limit");
-        let ends_early = encoding.over_before(encoding.turns() - short.turns);
-        // Unsatisfiable or out of conflicts: the whole formula decides.
-        answer = solver.solve_with([ends_early]).filter(|&found| found);
-    }
-    if answer.is_none() {
-        answer = solver.solve();
-    }
+        solver.solve_with([ends_short]) == Some(true)
+    });
+    // Otherwise (no short line, or out of conflicts) the whole formula decides.
+    let answer = if found_short {
+        Some(true)
+    } else {
+        solver.solve()
+    };
     match answer {
         None => Ok(Decision::Open),
         Some(false) => Ok(Decision::Unreachable),
