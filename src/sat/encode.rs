@@ -241,8 +241,9 @@ impl Encoding {
     /// line from it ends the game with a score of at least `target`.
     ///
     /// `implied` adds constraints that follow from the others (the pace; a stack below a card
-    /// whose every copy left is thrown away; for the perfect score, the last copy of a missing
-    /// card never thrown): they change no answer, but they spare the solver from learning them.
+    /// whose every copy left is thrown away; the last copy of a missing card never thrown where
+    /// that costs more points than the target leaves, for the perfect score every last copy):
+    /// they change no answer, but they spare the solver from learning them.
     /// Two more that follow for the perfect score are left out on purpose, because they slowed
     /// the solver: each missing card played by some copy (one long clause per card), and every
     /// firework complete within a round of the last draw. Without them, on the hard 4- to
@@ -262,7 +263,9 @@ impl Encoding {
         let horizon = horizon(deal, state, target);
         // Every hand holds a card now, so each keeps its size while the pile lasts.
         let hands_full_while_drawing = (0..players).all(|p| !state.hand(p).is_empty());
-        let perfect = target >= rules.perfect_score();
+        // The points the target leaves to lose: a line reaching it never throws a card that
+        // would cost more.
+        let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
 
         let pieces = pieces(deal, state);
@@ -280,12 +283,16 @@ impl Encoding {
             .collect();
 
         let root_height = |piece: &Piece| state.stacks[piece.card.suit() as usize].height();
-        // The pieces that are the last copy of a card still needed: the perfect score needs
-        // each of them played, so (with `implied`) none is thrown.
-        let critical: Vec<bool> = pieces
+        // The pieces that are the last copy of a card still needed, and cost more points than
+        // the target leaves to lose if thrown (its stack then ends below it, short of the
+        // stack's size by at least `size - place + 1`): with `implied`, none is thrown. For the
+        // perfect score that is every last copy.
+        let precious: Vec<bool> = pieces
             .iter()
             .map(|a| {
-                a.place > root_height(a) && pieces.iter().filter(|b| b.card == a.card).count() == 1
+                let last = pieces.iter().filter(|b| b.card == a.card).count() == 1;
+                let cost = size + 1 - a.place as usize;
+                a.place > root_height(a) && last && cost > spare_points
             })
             .collect();
         // The state before turn 0.
@@ -348,7 +355,7 @@ impl Encoding {
                 } else {
                     Cnf::FALSE
                 };
-                let throw = if implied && perfect && critical[i] {
+                let throw = if implied && precious[i] {
                     Cnf::FALSE
                 } else {
                     cnf.var()
