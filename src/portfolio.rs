@@ -93,7 +93,11 @@ struct SatBounds {
 /// reaches it: that is the best score. Each score it proves out of reach
 /// becomes the search's ceiling at once ([`Ceiling`]), so the search stops asking for it; a
 /// line from it was replayed through the rules. The first of the two to settle the best score
-/// stops the other. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
+/// stops the other. Where the search has more than one thread (the cores are the deal's
+/// alone, as in `solve`), two SAT threads race instead, one with each formula
+/// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
+/// line either finds settles the deal. A batch, whose seeds share the cores, asks the per-turn
+/// formula alone. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
 /// this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
@@ -113,6 +117,7 @@ pub fn decide(
     let cancel = Arc::new(AtomicBool::new(false));
     let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
     let steps_aside = deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1;
+    let two_formulas = config.threads > 1 && sat::draws::DrawEncoding::models(deal);
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
         ceiling: Some(ceiling.clone()),
@@ -137,8 +142,20 @@ pub fn decide(
             let stop = Stop {
                 deadline: deadline_after(start, config.time_limit),
                 cancel: Some(cancel.clone()),
+                below: None,
             };
-            let bounds = sat_bounds(deal, state, &stop, &ceiling)?;
+            let bounds = if two_formulas {
+                // The per-turn formula tends to find lines sooner, the per-draw one to refute
+                // sooner: each asks in its own thread, and what either settles stops the other.
+                std::thread::scope(|inner| {
+                    let turns = inner.spawn(|| sat_bounds(deal, state, &stop, &ceiling, false));
+                    let draws = sat_bounds(deal, state, &stop, &ceiling, true);
+                    let turns = turns.join().expect("the SAT thread does not panic");
+                    Ok::<_, SatError>(SatBounds::merge(turns?, draws?))
+                })?
+            } else {
+                sat_bounds(deal, state, &stop, &ceiling, false)?
+            };
             if bounds.lower.is_some() {
                 cancel.store(true, Ordering::Relaxed);
             }
@@ -167,7 +184,8 @@ fn sat_bounds(
     deal: &Deal,
     state: &State,
     stop: &Stop,
-    ceiling: &Ceiling,
+    ceiling: &Arc<Ceiling>,
+    by_draws: bool,
 ) -> Result<SatBounds, SatError> {
     let mut bounds = SatBounds::default();
     let floor = state.score(&deal.rules);
@@ -178,8 +196,16 @@ fn sat_bounds(
         if target <= floor.max(searched_lo) {
             return Ok(bounds);
         }
-        match sat::reach(deal, state, target, stop.clone())? {
+        let asked = Stop {
+            below: Some((ceiling.clone(), target)),
+            ..stop.clone()
+        };
+        match sat::reach_by(deal, state, target, asked, by_draws)? {
             Decision::Reached(line) => {
+                // The highest score still open is reached: nothing is left to settle.
+                if let Some(cancel) = &stop.cancel {
+                    cancel.store(true, Ordering::Relaxed);
+                }
                 bounds.lower = Some((target, line));
                 return Ok(bounds);
             }
@@ -190,8 +216,25 @@ fn sat_bounds(
                 ceiling.lower(upper);
                 target = upper;
             }
+            // Given up: out of time, or the score was refuted by another solver meanwhile.
+            Decision::Open if ceiling.score() < target => {}
             Decision::Open => return Ok(bounds),
         }
+    }
+}
+
+impl SatBounds {
+    /// The tighter of two solvers' bounds.
+    fn merge(a: SatBounds, b: SatBounds) -> SatBounds {
+        let upper = match (a.upper, b.upper) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        let lower = match (a.lower, b.lower) {
+            (Some(x), Some(y)) => Some(if x.0 >= y.0 { x } else { y }),
+            (x, y) => x.or(y),
+        };
+        SatBounds { upper, lower }
     }
 }
 
@@ -278,8 +321,8 @@ mod tests {
         for (deal, state) in endless_deals() {
             let solution = search::solve(&deal, &state, &SolveConfig::default());
             assert!(solution.proven);
-            let ceiling = Ceiling::new(deal.rules.perfect_score());
-            let bounds = sat_bounds(&deal, &state, &Stop::default(), &ceiling).unwrap();
+            let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
+            let bounds = sat_bounds(&deal, &state, &Stop::default(), &ceiling, false).unwrap();
             if solution.winnable() {
                 let (score, _) = bounds.lower.expect("a winning line");
                 assert_eq!(score, deal.rules.perfect_score());

@@ -755,16 +755,18 @@ fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
     }
 }
 
-/// The SAT encoding against the brute force, at random positions of random tiny games (those
+/// The SAT encodings against the brute force, at random positions of random tiny games (those
 /// [`hanabi_solver::sat::encode::applies`] accepts): for every
 /// target score it can reach, the formula is satisfiable exactly when some line reaches that
 /// score (its line, checked by the rules, then does), with the implied constraints and
-/// without them, and with a short line asked for first ([`hanabi_solver::sat::ShortFirst`],
-/// two turns before the horizon) and without; in endless mode too, where any target asks for
-/// the perfect score.
+/// without them. The per-turn formula is asked also with a short line first
+/// ([`hanabi_solver::sat::ShortFirst`], two turns before the horizon), and in endless mode
+/// too, where any target asks for the perfect score; the per-draw formula
+/// ([`hanabi_solver::sat::draws`]) wherever it applies (outside endless mode, final rounds
+/// included).
 #[test]
 fn sat_encoding_agrees_with_reference() {
-    use hanabi_solver::sat::{self, encode, Decision, ShortFirst, Stop};
+    use hanabi_solver::sat::{self, draws, encode, Decision, Formula, ShortFirst, Stop};
     let mut rng = Rng(0x5a7);
     let short = Some(ShortFirst {
         turns: 2,
@@ -774,13 +776,26 @@ fn sat_encoding_agrees_with_reference() {
     let mut seen = [0usize; 2];
     let mut perfect_seen = [0usize; 2];
     let mut endless_seen = [0usize; 2];
+    let mut draws_seen = [0usize; 2];
     for _ in 0..400 {
         let (rules, deal, s) = modelled_position(&mut rng, random_sat_game, 10);
         let best = reference(&deal, &s, &mut HashMap::new());
         let perfect = rules.perfect_score();
         for target in s.score(&rules).max(1)..=perfect {
-            for (implied, short_first) in [(true, None), (false, None), (true, short)] {
-                let encoding = encode::Encoding::new(&deal, &s, target, implied);
+            let mut forms = vec![
+                (false, true, None),
+                (false, false, None),
+                (false, true, short),
+            ];
+            if draws::DrawEncoding::models(&deal) {
+                forms.extend([(true, true, None), (true, false, None)]);
+            }
+            for (by_draws, implied, short_first) in forms {
+                let encoding = if by_draws {
+                    Formula::Draws(draws::DrawEncoding::new(&deal, &s, target, implied))
+                } else {
+                    Formula::Turns(encode::Encoding::new(&deal, &s, target, implied))
+                };
                 let answer = sat::solve(&deal, &s, target, &encoding, short_first, Stop::default())
                     .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
                 let reached = match answer {
@@ -795,10 +810,11 @@ fn sat_encoding_agrees_with_reference() {
                 assert_eq!(
                     reached,
                     best >= target,
-                    "position {s:?}, target {target}, best {best}, implied {implied}, \
-                     {short_first:?} first"
+                    "position {s:?}, target {target}, best {best}, by draws {by_draws}, \
+                     implied {implied}, {short_first:?} first"
                 );
                 seen[reached as usize] += 1;
+                draws_seen[reached as usize] += usize::from(by_draws);
                 if target == perfect {
                     perfect_seen[reached as usize] += 1;
                 }
@@ -810,6 +826,7 @@ fn sat_encoding_agrees_with_reference() {
     }
     assert!(perfect_seen.iter().all(|&n| n >= 60), "{perfect_seen:?}");
     assert!(endless_seen.iter().all(|&n| n >= 40), "{endless_seen:?}");
+    assert!(draws_seen.iter().all(|&n| n >= 200), "{draws_seen:?}");
     assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
 }
 
@@ -870,6 +887,68 @@ fn sat_horizon_outlasts_every_line_reaching_the_target() {
     );
 }
 
+/// The most clues any line from `state` gives before the pile runs out, among the lines that
+/// end the game with at least `target` points (`None`: no line reaches it), by brute force.
+fn most_clues_while_drawing(
+    deal: &Deal,
+    state: &State,
+    target: u8,
+    memo: &mut HashMap<State, Option<usize>>,
+) -> Option<usize> {
+    if state.is_over() {
+        return (state.score(&deal.rules) >= target).then_some(0);
+    }
+    let key = state.normalized();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let drawing = deal.pile_left(state) > 0;
+    let most = state
+        .legal_actions(deal)
+        .into_iter()
+        .filter_map(|a| {
+            let next = state.apply(deal, a).expect("listed actions are legal");
+            let clue = usize::from(drawing && next.clues < state.clues);
+            most_clues_while_drawing(deal, &next, target, memo).map(|n| n + clue)
+        })
+        .max();
+    memo.insert(key, most);
+    most
+}
+
+/// The per-draw formula's room for clues before the last draw (`draws::clue_room`) against
+/// the brute force: at random positions of random tiny games outside endless mode, no line
+/// reaching a target gives more clues while the pile lasts.
+#[test]
+fn sat_clue_room_holds_every_line_reaching_the_target() {
+    use hanabi_solver::sat::draws;
+    let mut rng = Rng(0xc1e5);
+    let (mut checked, mut tight) = (0, 0);
+    for _ in 0..300 {
+        let (rules, deal, s) = modelled_position(&mut rng, random_sat_game, 6);
+        if rules.endless {
+            continue;
+        }
+        for target in s.score(&rules) + 1..=rules.perfect_score() {
+            let Some(most) = most_clues_while_drawing(&deal, &s, target, &mut HashMap::new())
+            else {
+                continue;
+            };
+            let room = draws::clue_room(&deal, &s, target);
+            assert!(
+                most <= room,
+                "position {s:?}, target {target}: {most} clues while drawing, room {room}"
+            );
+            checked += 1;
+            tight += usize::from(most == room);
+        }
+    }
+    assert!(
+        checked >= 200 && tight >= 10,
+        "{checked} checked, {tight} tight"
+    );
+}
+
 /// The search without bounds or relaxations: its own upper bound stays the perfect score until
 /// it refutes it, and small games take it thousands of nodes.
 fn unbounded() -> Tuning {
@@ -882,38 +961,50 @@ fn unbounded() -> Tuning {
 }
 
 /// The search cut to one node without bounds and the SAT solver beside it ([`portfolio::decide`]) find the
-/// reference's best score at random positions of random tiny games, with a line reaching it.
+/// reference's best score at random positions of random tiny games, with a line reaching it:
+/// with one thread, and with two, where the two formulas race.
 #[test]
 fn sat_beside_a_cut_search_finds_the_best_score() {
     use hanabi_solver::portfolio::{self, DecidedBy};
-    let mut rng = Rng(0xdec1de);
-    // No bounds and one node: the search settles only what its first greedy line settles.
-    let config = SolveConfig {
-        max_nodes: Some(1),
-        tuning: unbounded(),
-        ..SolveConfig::default()
-    };
-    let mut by_sat = 0;
-    for _ in 0..400 {
-        let game = |rng: &mut Rng| match rng.below(2) {
-            0 => random_single_copy_game(rng),
-            _ => random_tiny_game(rng, 12, Some(false)),
+    // One thread: the per-turn formula alone; two: both formulas race (the per-draw one
+    // outside endless mode), and either may settle a score.
+    for threads in [1, 2] {
+        let mut rng = Rng(0xdec1de);
+        // No bounds and one node: the search settles only what its first greedy line settles.
+        let config = SolveConfig {
+            max_nodes: Some(1),
+            tuning: unbounded(),
+            threads,
+            ..SolveConfig::default()
         };
-        let (rules, deal, s) = modelled_position(&mut rng, game, 6);
-        let best = reference(&deal, &s, &mut HashMap::new());
-        let decided =
-            portfolio::decide(&deal, &s, &config, Some(std::time::Duration::ZERO)).unwrap();
-        let solution = decided.solution;
-        assert!(solution.proven, "position {s:?}");
-        assert_eq!(solution.max_score, best, "position {s:?}");
-        let end = final_state(&deal, &s, &solution.line).unwrap();
-        assert!(end.is_over() && end.score(&rules) == best, "position {s:?}");
-        by_sat += usize::from(decided.by == DecidedBy::Sat);
+        let mut by_sat = 0;
+        for _ in 0..400 {
+            let game = |rng: &mut Rng| match rng.below(2) {
+                0 => random_single_copy_game(rng),
+                _ => random_tiny_game(rng, 12, Some(false)),
+            };
+            let (rules, deal, s) = modelled_position(&mut rng, game, 6);
+            let best = reference(&deal, &s, &mut HashMap::new());
+            let decided =
+                portfolio::decide(&deal, &s, &config, Some(std::time::Duration::ZERO)).unwrap();
+            let solution = decided.solution;
+            assert!(solution.proven, "position {s:?}, {threads} threads");
+            assert_eq!(
+                solution.max_score, best,
+                "position {s:?}, {threads} threads"
+            );
+            let end = final_state(&deal, &s, &solution.line).unwrap();
+            assert!(
+                end.is_over() && end.score(&rules) == best,
+                "position {s:?}, {threads} threads"
+            );
+            by_sat += usize::from(decided.by == DecidedBy::Sat);
+        }
+        assert!(
+            by_sat >= 30,
+            "the SAT solver settled only {by_sat} positions with {threads} threads"
+        );
     }
-    assert!(
-        by_sat >= 30,
-        "the SAT solver settled only {by_sat} positions"
-    );
 }
 
 /// A ceiling proven by another solver (see `search::Ceiling`) changes no answer: set to the

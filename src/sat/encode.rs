@@ -134,7 +134,7 @@ pub fn pace(deal: &Deal, state: &State, target: u8) -> Option<isize> {
 
 /// Where a card that may still be used is now.
 #[derive(Clone, Copy, Debug)]
-enum Origin {
+pub(super) enum Origin {
     /// In this player's hand.
     Hand(usize),
     /// In the pile, with this many cards to be drawn before it.
@@ -143,15 +143,15 @@ enum Origin {
 
 /// One card that may still be used: in a hand now, or in the pile.
 #[derive(Clone, Copy, Debug)]
-struct Piece {
-    card: Card,
-    origin: Origin,
+pub(super) struct Piece {
+    pub(super) card: Card,
+    pub(super) origin: Origin,
     /// The card's place on its stack (1 goes on an empty stack).
-    place: u8,
+    pub(super) place: u8,
 }
 
 /// The cards of `state` that may still be used: every hand's, then the pile's, top first.
-fn pieces(deal: &Deal, state: &State) -> Vec<Piece> {
+pub(super) fn pieces(deal: &Deal, state: &State) -> Vec<Piece> {
     let order = deal.rules.variant.play_order();
     let piece = |card: Card, origin| Piece {
         card,
@@ -191,14 +191,14 @@ pub struct Encoding {
 
 /// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
 /// the variables' range.
-struct Counter {
+pub(super) struct Counter {
     /// `lits[k - 1]` is "at least k", for k in `1..=lits.len()`.
     lits: Vec<Lit>,
 }
 
 impl Counter {
     /// A counter fixed at `value`, with room up to `max`.
-    fn fixed(value: usize, max: usize) -> Counter {
+    pub(super) fn fixed(value: usize, max: usize) -> Counter {
         Counter {
             lits: (1..=max).map(|k| Cnf::constant(k <= value)).collect(),
         }
@@ -206,7 +206,7 @@ impl Counter {
 
     /// A counter of fresh variables up to `max`, kept ordered ("at least k+1" implies "at least
     /// k").
-    fn fresh(cnf: &mut Cnf, max: usize) -> Counter {
+    pub(super) fn fresh(cnf: &mut Cnf, max: usize) -> Counter {
         let lits: Vec<Lit> = (0..max).map(|_| cnf.var()).collect();
         for w in lits.windows(2) {
             cnf.clause(&[-w[1], w[0]]);
@@ -214,7 +214,7 @@ impl Counter {
         Counter { lits }
     }
 
-    fn at_least(&self, k: isize) -> Lit {
+    pub(super) fn at_least(&self, k: isize) -> Lit {
         if k <= 0 {
             Cnf::TRUE
         } else {
@@ -222,14 +222,19 @@ impl Counter {
         }
     }
 
-    fn max(&self) -> usize {
+    /// The "at least k" literals, for k from 1.
+    pub(super) fn lits(&self) -> &[Lit] {
+        &self.lits
+    }
+
+    pub(super) fn max(&self) -> usize {
         self.lits.len()
     }
 
     /// `next` is this counter moved by `delta` (clamped to `0..=max`) wherever every literal
     /// of `when` holds: "next is at least k" is "this is at least k - delta", which the
     /// constants outside the range clamp.
-    fn step(&self, cnf: &mut Cnf, when: &[Lit], next: &Counter, delta: isize) {
+    pub(super) fn step(&self, cnf: &mut Cnf, when: &[Lit], next: &Counter, delta: isize) {
         for k in 1..=next.max() as isize {
             cnf.equal_when(when, next.at_least(k), self.at_least(k - delta));
         }
@@ -287,14 +292,7 @@ impl Encoding {
         // the target leaves to lose if thrown (its stack then ends below it, short of the
         // stack's size by at least `size - place + 1`): with `implied`, none is thrown. For the
         // perfect score that is every last copy.
-        let precious: Vec<bool> = pieces
-            .iter()
-            .map(|a| {
-                let last = pieces.iter().filter(|b| b.card == a.card).count() == 1;
-                let cost = size + 1 - a.place as usize;
-                a.place > root_height(a) && last && cost > spare_points
-            })
-            .collect();
+        let precious = precious(&pieces, state, size, spare_points);
         // The state before turn 0.
         let mut clues = Counter::fixed(state.clues as usize, max_clues);
         let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
@@ -504,23 +502,7 @@ impl Encoding {
             .collect();
         cnf.at_least(&points, target as usize);
         if implied {
-            // A card whose every copy left is thrown is never played: its stack stays below it.
-            let mut grouped = vec![false; pieces.len()];
-            for (i, piece) in pieces.iter().enumerate() {
-                if grouped[i] || piece.place <= root_height(piece) {
-                    continue;
-                }
-                let mut clause = Vec::new();
-                for (j, other) in pieces.iter().enumerate().skip(i) {
-                    if other.card == piece.card {
-                        grouped[j] = true;
-                        clause.push(-cnf.or(&throws_of[j]));
-                    }
-                }
-                let h = &heights[piece.card.suit() as usize];
-                clause.push(-h.at_least(piece.place as isize));
-                cnf.clause(&clause);
-            }
+            stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
         }
         Encoding { cnf, pieces, turns }
     }
@@ -604,8 +586,56 @@ fn holding_others(
     cnf.or(&held)
 }
 
+/// Which pieces are the last copy of a card still needed whose throw costs more points than
+/// the target leaves to lose (`spare_points`): its stack then ends below it, short of the
+/// stack's `size` by at least `size - place + 1`. For the perfect score, every last copy.
+pub(super) fn precious(
+    pieces: &[Piece],
+    state: &State,
+    size: usize,
+    spare_points: usize,
+) -> Vec<bool> {
+    pieces
+        .iter()
+        .map(|a| {
+            let last = pieces.iter().filter(|b| b.card == a.card).count() == 1;
+            let cost = size + 1 - a.place as usize;
+            let root = state.stacks[a.card.suit() as usize].height();
+            a.place > root && last && cost > spare_points
+        })
+        .collect()
+}
+
+/// The implied clauses "a card whose every copy left is thrown is never played": its stack
+/// ends (`heights`) below it. `throws_of[i]` are piece i's throw literals.
+pub(super) fn stays_below_thrown(
+    cnf: &mut Cnf,
+    pieces: &[Piece],
+    state: &State,
+    throws_of: &[Vec<Lit>],
+    heights: &[Counter],
+) {
+    let mut grouped = vec![false; pieces.len()];
+    for (i, piece) in pieces.iter().enumerate() {
+        let root = state.stacks[piece.card.suit() as usize].height();
+        if grouped[i] || piece.place <= root {
+            continue;
+        }
+        let mut clause = Vec::new();
+        for (j, other) in pieces.iter().enumerate().skip(i) {
+            if other.card == piece.card {
+                grouped[j] = true;
+                clause.push(-cnf.or(&throws_of[j]));
+            }
+        }
+        let h = &heights[piece.card.suit() as usize];
+        clause.push(-h.at_least(piece.place as isize));
+        cnf.clause(&clause);
+    }
+}
+
 /// A literal for "every firework is complete".
-fn won_lit(cnf: &mut Cnf, heights: &[Counter]) -> Lit {
+pub(super) fn won_lit(cnf: &mut Cnf, heights: &[Counter]) -> Lit {
     let tops: Vec<Lit> = heights
         .iter()
         .map(|h| h.at_least(h.max() as isize))

@@ -3,11 +3,13 @@
 //! The search ([`crate::search`]) settles almost every deal at once, but a few hard deals
 //! (many players, a suit with one copy of each card) leave it between bounds for minutes: it
 //! must refute every line one by one. A CDCL solver learns why whole families of lines fail,
-//! and settles those deals in seconds. The formula ([`encode`]) is exact: a model is a line
-//! reaching k, which is replayed through the rules before it is believed, and no model means no
-//! line reaches k. The solver is CaDiCaL, built from source by the `cadical` crate.
+//! and settles those deals in seconds. The formulas ([`encode`], a block per turn; [`draws`], a
+//! block per card drawn) are exact: a model is a line reaching k, which is replayed through the
+//! rules before it is believed, and no model means no line reaches k. The solver is CaDiCaL,
+//! built from source by the `cadical` crate.
 
 pub mod cnf;
+pub mod draws;
 pub mod encode;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +20,43 @@ use thiserror::Error;
 
 use crate::line::final_state;
 use crate::state::{Action, Deal, State};
+use cnf::{Cnf, Lit};
+use draws::DrawEncoding;
 use encode::Encoding;
+
+/// The formula asked of the solver, in one of its two forms: one block per turn ([`encode`]),
+/// or outside endless mode one block per card drawn ([`draws`]). Both are exact; on the hard
+/// many-player deals the first tends to find lines sooner and the second to refute sooner
+/// ([`crate::portfolio`] asks both where it has the cores).
+pub enum Formula {
+    Turns(Encoding),
+    Draws(DrawEncoding),
+}
+
+impl Formula {
+    pub fn cnf(&self) -> &Cnf {
+        match self {
+            Formula::Turns(e) => &e.cnf,
+            Formula::Draws(e) => &e.cnf,
+        }
+    }
+
+    /// The literal of a short question ([`ShortFirst`]): only the per-turn form has one.
+    fn ends_short(&self, short: usize) -> Option<Lit> {
+        match self {
+            Formula::Turns(e) => e.ends_short(short),
+            Formula::Draws(_) => None,
+        }
+    }
+
+    /// The line a model gives, as actions from `state`.
+    pub fn line(&self, deal: &Deal, state: &State, value: impl Fn(Lit) -> bool) -> Vec<Action> {
+        match self {
+            Formula::Turns(e) => e.line(deal, state, value),
+            Formula::Draws(e) => e.line(deal, state, value),
+        }
+    }
+}
 
 /// What the solver settled about a position and a target score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,11 +85,14 @@ pub enum SatError {
 pub struct Stop {
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Give up once this ceiling falls below this score: the question is settled elsewhere.
+    pub below: Option<(Arc<crate::search::Ceiling>, u8)>,
 }
 
 impl cadical::Callbacks for Stop {
     fn terminate(&mut self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.below.as_ref().is_some_and(|(c, t)| c.score() < *t)
             || self
                 .cancel
                 .as_ref()
@@ -93,8 +134,24 @@ impl ShortFirst {
 /// Whether some line from `state` ends the game with a score of at least `target`, by the SAT
 /// solver ([`Decision::Reached`] then holds the line).
 pub fn reach(deal: &Deal, state: &State, target: u8, stop: Stop) -> Result<Decision, SatError> {
+    reach_by(deal, state, target, stop, false)
+}
+
+/// [`reach`] with the per-draw formula ([`draws`]) where `by_draws` asks for it and it
+/// applies, and otherwise the per-turn one ([`encode`]).
+pub fn reach_by(
+    deal: &Deal,
+    state: &State,
+    target: u8,
+    stop: Stop,
+    by_draws: bool,
+) -> Result<Decision, SatError> {
     encode::applies(deal, state).map_err(SatError::NotModelled)?;
-    let encoding = Encoding::new(deal, state, target, true);
+    let encoding = if by_draws && DrawEncoding::models(deal) {
+        Formula::Draws(DrawEncoding::new(deal, state, target, true))
+    } else {
+        Formula::Turns(Encoding::new(deal, state, target, true))
+    };
     solve(
         deal,
         state,
@@ -111,12 +168,12 @@ pub fn solve(
     deal: &Deal,
     state: &State,
     target: u8,
-    encoding: &Encoding,
+    encoding: &Formula,
     short_first: Option<ShortFirst>,
     stop: Stop,
 ) -> Result<Decision, SatError> {
     let mut solver: cadical::Solver<Stop> = cadical::Solver::new();
-    for clause in encoding.cnf.clauses() {
+    for clause in encoding.cnf().clauses() {
         solver.add_clause(clause.iter().copied());
     }
     solver.set_callbacks(Some(stop));

@@ -1,0 +1,543 @@
+//! The question "can the game from this position end with at least k points?" as a formula
+//! with one block per card drawn, where [`super::encode`] has one per turn.
+//!
+//! Until the pile runs out, every turn either gives a clue or uses a card (plays, discards or
+//! misplays it) and draws the next one, so the `j`-th card drawn from here is drawn by the
+//! `j`-th use. A block of this formula is one draw: how many clues come before it, who then
+//! moves (the player after the last drawer, moved on by those clues), and which card they use.
+//! The pile card drawn in block `r` belongs to block `r`'s mover, so a card's owner is simply
+//! that block's mover, with no counter of cards drawn; and the number of blocks is the number
+//! of cards in the pile, where the per-turn formula must leave room for every clue the tokens
+//! could pay for. The final round follows: one block per turn, each a clue, a use, or
+//! nothing once the game is over. Outside endless mode only.
+
+use super::cnf::{Cnf, Lit};
+use super::encode::{pieces, precious, stays_below_thrown, won_lit, Counter, Origin, Piece};
+use crate::state::{Action, Deal, State, NOT_FINAL};
+
+/// The most clues any line from `state` reaching `target` gives before its last draw: the
+/// horizon's count of clues the tokens can pay for ([`super::encode::horizon`]), which leaves
+/// out those paid by discards of the final round (its turns are counted apart).
+pub fn clue_room(deal: &Deal, state: &State, target: u8) -> usize {
+    let final_turns = if state.final_turns == NOT_FINAL {
+        deal.rules.players as usize
+    } else {
+        state.final_turns as usize
+    };
+    let n = deal.pile_left(state) as usize;
+    super::encode::horizon(deal, state, target).saturating_sub(n + final_turns)
+}
+
+/// One block's uses: `(piece, literal)` for plays and for throws (discards or misplays).
+#[derive(Clone, Debug, Default)]
+struct Uses {
+    play: Vec<(usize, Lit)>,
+    throw: Vec<(usize, Lit)>,
+    misplay: Lit,
+}
+
+/// One draw: the clues given before it (`clues_at_least[v - 1]`: at least `v`), then the use.
+#[derive(Clone, Debug)]
+struct Draw {
+    clues_at_least: Vec<Lit>,
+    uses: Uses,
+    /// The game was over before this block: no clue, no use.
+    over: Lit,
+}
+
+/// One turn of the final round.
+#[derive(Clone, Debug)]
+struct Final {
+    uses: Uses,
+    clue: Lit,
+    over: Lit,
+}
+
+/// The formula for one position, with what is needed to read a line back from a model.
+pub struct DrawEncoding {
+    pub cnf: Cnf,
+    pieces: Vec<Piece>,
+    draws: Vec<Draw>,
+    finals: Vec<Final>,
+}
+
+impl DrawEncoding {
+    /// Whether this formula models `deal`'s rules: outside endless mode (where hands shrink
+    /// and no final round ends the game). [`super::encode::applies`] must accept the position.
+    pub fn models(deal: &Deal) -> bool {
+        !deal.rules.endless
+    }
+
+    /// The formula for `state` and `target` (see [`super::encode::Encoding::new`] for
+    /// `implied`): satisfiable exactly when some line reaches `target`.
+    pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> DrawEncoding {
+        let rules = &deal.rules;
+        let order = rules.variant.play_order();
+        let tokens = rules.tokens();
+        let players = rules.players as usize;
+        let suits = rules.variant.suits.len();
+        let size = order.stack_size() as usize;
+        let max_clues = rules.max_clues as usize;
+        let max_strikes = rules.max_strikes as usize;
+        let cost = tokens.clue_cost.max(1) as usize;
+        let most_clues = max_clues / cost;
+        let n = deal.pile_left(state) as usize;
+        let final_turns = if state.final_turns == NOT_FINAL {
+            players
+        } else {
+            state.final_turns as usize
+        };
+        let spare_points = rules.perfect_score().saturating_sub(target) as usize;
+        let mut cnf = Cnf::new();
+        let pieces = pieces(deal, state);
+        let precious = precious(&pieces, state, size, spare_points);
+
+        let mut clues = Counter::fixed(state.clues as usize, max_clues);
+        let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
+        let mut heights: Vec<Counter> = (0..suits)
+            .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
+            .collect();
+        let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
+        let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); pieces.len()];
+        // `movers[j][p]`: player p uses a card in draw block j.
+        let mut movers: Vec<Vec<Lit>> = Vec::with_capacity(n);
+        let pace = super::encode::pace(deal, state, target);
+        if pace.is_some_and(|p| p < 0) {
+            cnf.clause(&[]);
+        }
+        let pace = pace.filter(|_| implied).map(|p| p.max(0) as usize);
+        let mut thrown_so_far = Counter::fixed(0, pace.unwrap_or(0));
+
+        let mut ctx = Ctx {
+            pieces: &pieces,
+            precious: &precious,
+            implied,
+            size,
+            max_clues,
+            max_strikes,
+            discard_at_max: tokens.discard_at_max,
+            discard_gain: tokens.discard_gain as isize,
+            stack_gain: tokens.stack_gain as isize,
+            root: state,
+        };
+
+        let total_max = clue_room(deal, state, target);
+        let mut total = Counter::fixed(0, total_max);
+        let mut draws = Vec::with_capacity(n);
+        for j in 0..n {
+            let over = won_lit(&mut cnf, &heights);
+            // Clues before the draw, in the order encoding, and the exact count.
+            let at_least = Counter::fresh(&mut cnf, most_clues);
+            cnf.clause(&[-over, -at_least.at_least(1)]);
+            let exact: Vec<Lit> = (0..=most_clues as isize)
+                .map(|v| {
+                    let a = at_least.at_least(v);
+                    let b = at_least.at_least(v + 1);
+                    cnf.and(&[a, -b])
+                })
+                .collect();
+            // Who moves: the player after the last drawer (or the player to move now), moved
+            // on by one per clue.
+            let before: Vec<Lit> = match movers.last() {
+                Some(last) => last.clone(),
+                None => (0..players)
+                    .map(|p| Cnf::constant((p + 1) % players == state.turn as usize % players))
+                    .collect(),
+            };
+            let first = (state.turn as usize + j) % players;
+            let (mover, next_total) =
+                mover_after_clues(&mut cnf, &before, first, &at_least, &exact, &total);
+            total = next_total;
+            // Tokens: the clues are paid from those held before them.
+            for v in 1..=most_clues as isize {
+                cnf.clause(&[-at_least.at_least(v), clues.at_least(v * cost as isize)]);
+            }
+            let after = Counter::fresh(&mut cnf, max_clues);
+            for (v, &e) in exact.iter().enumerate() {
+                clues.step(&mut cnf, &[e], &after, -((v * cost) as isize));
+            }
+            // The use.
+            let mut uses = Uses {
+                misplay: cnf.var(),
+                ..Uses::default()
+            };
+            let available = |i: usize| match pieces[i].origin {
+                Origin::Hand(_) => true,
+                Origin::Pile(r) => r < j,
+            };
+            let owner = |i: usize| match pieces[i].origin {
+                Origin::Hand(p) => Owner::Fixed(p),
+                Origin::Pile(r) => Owner::Block(r),
+            };
+            let thrown = ctx.uses(
+                &mut cnf,
+                &mut uses,
+                &mut used,
+                &mut throws_of,
+                &heights,
+                &mover,
+                &movers,
+                available,
+                owner,
+            );
+            let any: Vec<Lit> = uses.play.iter().chain(&uses.throw).map(|u| u.1).collect();
+            let one = cnf.or(&any);
+            cnf.exactly_one(&[one, over]);
+            let (next_clues, next_strikes, next_heights) =
+                ctx.effects(&mut cnf, &uses, thrown, &after, &strikes, &heights);
+            if let Some(pace) = pace {
+                cnf.clause(&[-thrown, -thrown_so_far.at_least(pace as isize)]);
+                let next = Counter::fresh(&mut cnf, pace);
+                thrown_so_far.step(&mut cnf, &[thrown], &next, 1);
+                thrown_so_far.step(&mut cnf, &[-thrown], &next, 0);
+                thrown_so_far = next;
+            }
+            clues = next_clues;
+            strikes = next_strikes;
+            heights = next_heights;
+            movers.push(mover);
+            draws.push(Draw {
+                clues_at_least: at_least.lits().to_vec(),
+                uses,
+                over,
+            });
+        }
+
+        let mut finals = Vec::with_capacity(final_turns);
+        for k in 0..final_turns {
+            let over = won_lit(&mut cnf, &heights);
+            let mover: Vec<Lit> = (0..players)
+                .map(|p| match movers.last() {
+                    Some(last) => last[(p + players * 2 - 1 - k % players) % players],
+                    None => Cnf::constant((state.turn as usize + k) % players == p),
+                })
+                .collect();
+            let mut uses = Uses {
+                misplay: cnf.var(),
+                ..Uses::default()
+            };
+            let owner = |i: usize| match pieces[i].origin {
+                Origin::Hand(p) => Owner::Fixed(p),
+                Origin::Pile(r) => Owner::Block(r),
+            };
+            let thrown = ctx.uses(
+                &mut cnf,
+                &mut uses,
+                &mut used,
+                &mut throws_of,
+                &heights,
+                &mover,
+                &movers,
+                |_| true,
+                owner,
+            );
+            let clue = cnf.var();
+            let any: Vec<Lit> = uses.play.iter().chain(&uses.throw).map(|u| u.1).collect();
+            let one = cnf.or(&any);
+            cnf.exactly_one(&[one, clue, over]);
+            cnf.clause(&[-clue, clues.at_least(cost as isize)]);
+            let after = Counter::fresh(&mut cnf, max_clues);
+            clues.step(&mut cnf, &[clue], &after, -(cost as isize));
+            clues.step(&mut cnf, &[-clue], &after, 0);
+            let (next_clues, next_strikes, next_heights) =
+                ctx.effects(&mut cnf, &uses, thrown, &after, &strikes, &heights);
+            clues = next_clues;
+            strikes = next_strikes;
+            heights = next_heights;
+            finals.push(Final { uses, clue, over });
+        }
+
+        let points: Vec<Lit> = heights
+            .iter()
+            .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
+            .collect();
+        cnf.at_least(&points, target as usize);
+        if implied {
+            stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
+        }
+        DrawEncoding {
+            cnf,
+            pieces,
+            draws,
+            finals,
+        }
+    }
+
+    /// The line a model gives, as actions from the position (see
+    /// [`super::encode::Encoding::line`]).
+    pub fn line(&self, deal: &Deal, state: &State, value: impl Fn(Lit) -> bool) -> Vec<Action> {
+        let mut line = Vec::new();
+        let mut s = *state;
+        let act = |s: &mut State, line: &mut Vec<Action>, action: Action| -> bool {
+            line.push(action);
+            match s.apply(deal, action) {
+                Ok(next) => {
+                    *s = next;
+                    true
+                }
+                Err(_) => false,
+            }
+        };
+        let use_of = |s: &State, uses: &Uses| -> Option<Action> {
+            let slot = |i: usize| {
+                let card = self.pieces[i].card;
+                s.hand(s.turn as usize)
+                    .iter()
+                    .position(|&c| c == card)
+                    .map_or(u8::MAX, |x| x as u8)
+            };
+            let pick = |list: &[(usize, Lit)]| list.iter().find(|&&(_, l)| value(l)).map(|p| p.0);
+            if let Some(i) = pick(&uses.play) {
+                return Some(Action::Play(slot(i)));
+            }
+            pick(&uses.throw).map(|i| {
+                if value(uses.misplay) {
+                    Action::Play(slot(i))
+                } else {
+                    Action::Discard(slot(i))
+                }
+            })
+        };
+        for draw in &self.draws {
+            if value(draw.over) || s.is_over() {
+                return line;
+            }
+            let clues = draw.clues_at_least.iter().filter(|&&l| value(l)).count();
+            for _ in 0..clues {
+                if !act(&mut s, &mut line, Action::Clue) {
+                    return line;
+                }
+            }
+            let Some(action) = use_of(&s, &draw.uses) else {
+                return line;
+            };
+            if !act(&mut s, &mut line, action) {
+                return line;
+            }
+        }
+        for turn in &self.finals {
+            if value(turn.over) || s.is_over() {
+                return line;
+            }
+            let action = if value(turn.clue) {
+                Action::Clue
+            } else {
+                match use_of(&s, &turn.uses) {
+                    Some(a) => a,
+                    None => return line,
+                }
+            };
+            if !act(&mut s, &mut line, action) {
+                return line;
+            }
+        }
+        line
+    }
+}
+
+/// The mover of a draw block (one literal per player) and the running total of clues after
+/// the block's clues (`clues`, order-encoded, and `exact[v]`: exactly v), given the mover of
+/// the block before (`before`) and the total before (`total`). `first` is the player who
+/// would move with no clue given since the position.
+///
+/// The mover is `before` moved on by one plus the clues (a modular step), and also `first`
+/// moved on by the total (an adder of order encodings): the two say the same, but with both a
+/// use fixes the total's residue, and a total fixes the mover, at once.
+fn mover_after_clues(
+    cnf: &mut Cnf,
+    before: &[Lit],
+    first: usize,
+    clues: &Counter,
+    exact: &[Lit],
+    total: &Counter,
+) -> (Vec<Lit>, Counter) {
+    let players = before.len();
+    let mover: Vec<Lit> = (0..players).map(|_| cnf.var()).collect();
+    cnf.exactly_one(&mover);
+    for p in 0..players {
+        for (v, &e) in exact.iter().enumerate() {
+            cnf.clause(&[-before[p], -e, mover[(p + 1 + v) % players]]);
+        }
+        for (q, &m) in mover.iter().enumerate() {
+            let d = (q + players * 2 - p - 1) % players;
+            let mut clause = vec![-before[p], -m];
+            clause.extend(
+                exact
+                    .iter()
+                    .enumerate()
+                    .filter(|&(v, _)| v % players == d)
+                    .map(|(_, &e)| e),
+            );
+            cnf.clause(&clause);
+        }
+    }
+    let room = total.max() as isize;
+    let next = Counter::fresh(cnf, total.max());
+    for a in 0..=room {
+        for b in 0..=clues.max() as isize {
+            let (sum, past) = (next.at_least(a + b), next.at_least(a + b + 1));
+            cnf.clause(&[-total.at_least(a), -clues.at_least(b), sum]);
+            cnf.clause(&[total.at_least(a + 1), clues.at_least(b + 1), -past]);
+        }
+    }
+    // `residues[p]`: "p does not move", or one of the totals that make p the mover.
+    let mut residues: Vec<Vec<Lit>> = mover.iter().map(|&m| vec![-m]).collect();
+    for v in 0..=room {
+        let e = cnf.and(&[next.at_least(v), -next.at_least(v + 1)]);
+        let p = (first + v as usize) % players;
+        cnf.clause(&[-e, mover[p]]);
+        residues[p].push(e);
+    }
+    for clause in &residues {
+        cnf.clause(clause);
+    }
+    (mover, next)
+}
+
+/// Who may use a piece: its dealt holder, or the mover of the block that drew it.
+#[derive(Clone, Copy)]
+enum Owner {
+    Fixed(usize),
+    Block(usize),
+}
+
+/// What every block's use needs to know.
+struct Ctx<'a> {
+    pieces: &'a [Piece],
+    precious: &'a [bool],
+    implied: bool,
+    size: usize,
+    max_clues: usize,
+    max_strikes: usize,
+    discard_at_max: bool,
+    discard_gain: isize,
+    stack_gain: isize,
+    root: &'a State,
+}
+
+impl Ctx<'_> {
+    /// The play and throw literals of a block whose mover is `mover`, for the pieces
+    /// `available` says may be in hand by then; returns "a card is thrown".
+    #[allow(clippy::too_many_arguments)]
+    fn uses(
+        &mut self,
+        cnf: &mut Cnf,
+        uses: &mut Uses,
+        used: &mut [Lit],
+        throws_of: &mut [Vec<Lit>],
+        heights: &[Counter],
+        mover: &[Lit],
+        movers: &[Vec<Lit>],
+        available: impl Fn(usize) -> bool,
+        owner: impl Fn(usize) -> Owner,
+    ) -> Lit {
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if !available(i) {
+                continue;
+            }
+            let root = self.root.stacks[piece.card.suit() as usize].height();
+            let play = if piece.place > root {
+                cnf.var()
+            } else {
+                Cnf::FALSE
+            };
+            let throw = if self.implied && self.precious[i] {
+                Cnf::FALSE
+            } else {
+                cnf.var()
+            };
+            let now = cnf.or(&[play, throw]);
+            if now == Cnf::FALSE {
+                continue;
+            }
+            cnf.clause(&[-now, -used[i]]);
+            match owner(i) {
+                Owner::Fixed(p) => cnf.clause(&[-now, mover[p]]),
+                Owner::Block(r) => {
+                    for (p, &m) in mover.iter().enumerate() {
+                        cnf.clause(&[-now, -movers[r][p], m]);
+                        cnf.clause(&[-now, movers[r][p], -m]);
+                    }
+                }
+            }
+            used[i] = cnf.or(&[used[i], now]);
+            let h = &heights[piece.card.suit() as usize];
+            let below = h.at_least(piece.place as isize - 1);
+            let on = h.at_least(piece.place as isize);
+            cnf.clause(&[-play, below]);
+            cnf.clause(&[-play, -on]);
+            cnf.clause(&[-throw, -uses.misplay, -below, on]);
+            if play != Cnf::FALSE {
+                uses.play.push((i, play));
+            }
+            if throw != Cnf::FALSE {
+                uses.throw.push((i, throw));
+                throws_of[i].push(throw);
+            }
+        }
+        let all: Vec<Lit> = uses.play.iter().chain(&uses.throw).map(|u| u.1).collect();
+        cnf.at_most_one(&all);
+        let throws: Vec<Lit> = uses.throw.iter().map(|u| u.1).collect();
+        let thrown = cnf.or(&throws);
+        cnf.clause(&[-uses.misplay, thrown]);
+        thrown
+    }
+
+    /// The tokens, strikes and stacks after a use, from `clues` (after any clue of the
+    /// block), `strikes` and `heights` before it.
+    fn effects(
+        &self,
+        cnf: &mut Cnf,
+        uses: &Uses,
+        thrown: Lit,
+        clues: &Counter,
+        strikes: &Counter,
+        heights: &[Counter],
+    ) -> (Counter, Counter, Vec<Counter>) {
+        let discard = cnf.and(&[thrown, -uses.misplay]);
+        if !self.discard_at_max {
+            cnf.clause(&[-discard, -clues.at_least(self.max_clues as isize)]);
+        }
+        let tops: Vec<Lit> = uses
+            .play
+            .iter()
+            .filter(|&&(i, _)| self.pieces[i].place as usize == self.size)
+            .map(|&(_, l)| l)
+            .collect();
+        let finishes = cnf.or(&tops);
+        let next_clues = Counter::fresh(cnf, self.max_clues);
+        clues.step(cnf, &[discard], &next_clues, self.discard_gain);
+        clues.step(cnf, &[finishes], &next_clues, self.stack_gain);
+        let still = cnf.and(&[-discard, -finishes]);
+        clues.step(cnf, &[still], &next_clues, 0);
+
+        cnf.clause(&[
+            -uses.misplay,
+            -strikes.at_least(self.max_strikes as isize - 1),
+        ]);
+        let next_strikes = Counter::fresh(cnf, self.max_strikes - 1);
+        strikes.step(cnf, &[uses.misplay], &next_strikes, 1);
+        strikes.step(cnf, &[-uses.misplay], &next_strikes, 0);
+
+        let mut next_heights = Vec::with_capacity(heights.len());
+        for (s, h) in heights.iter().enumerate() {
+            let next = Counter::fresh(cnf, self.size);
+            for k in 1..=self.size {
+                let mut raise: Vec<Lit> = uses
+                    .play
+                    .iter()
+                    .filter(|&&(i, _)| {
+                        self.pieces[i].card.suit() as usize == s
+                            && self.pieces[i].place as usize == k
+                    })
+                    .map(|&(_, l)| l)
+                    .collect();
+                raise.push(h.at_least(k as isize));
+                let reached = cnf.or(&raise);
+                cnf.equal_when(&[], next.at_least(k as isize), reached);
+            }
+            next_heights.push(next);
+        }
+        (next_clues, next_strikes, next_heights)
+    }
+}
