@@ -76,6 +76,14 @@ pub fn sat_joins(players: u8, time_limit: Option<Duration>, sat_after: Duration)
 /// 13 left at full speed in three runs, 9 in each of three stepping aside).
 pub const SEARCH_STEPS_ASIDE_FROM: u8 = 4;
 
+/// From this many players, a search with several threads (the deal has the cores to itself,
+/// as in `solve`) gets two SAT threads beside it, one per formula ([`crate::sat::Formula`]):
+/// on the hard 5- and 6-player Black deals the per-draw formula refutes sooner and the
+/// per-turn one finds lines sooner. With fewer players the deals the search leaves open are
+/// mostly long refutations the search itself finishes, and a second SAT thread would take a
+/// core from it.
+pub const TWO_FORMULAS_FROM: u8 = 4;
+
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
 #[derive(Clone, Debug, Default)]
 struct SatBounds {
@@ -94,7 +102,8 @@ struct SatBounds {
 /// becomes the search's ceiling at once ([`Ceiling`]), so the search stops asking for it; a
 /// line from it was replayed through the rules. The first of the two to settle the best score
 /// stops the other. Where the search has more than one thread (the cores are the deal's
-/// alone, as in `solve`), two SAT threads race instead, one with each formula
+/// alone, as in `solve`) and the deal has [`TWO_FORMULAS_FROM`] players or more, two SAT
+/// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks the per-turn
 /// formula alone. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
@@ -117,7 +126,9 @@ pub fn decide(
     let cancel = Arc::new(AtomicBool::new(false));
     let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
     let steps_aside = deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1;
-    let two_formulas = config.threads > 1 && sat::draws::DrawEncoding::models(deal);
+    let two_formulas = config.threads > 1
+        && deal.rules.players >= TWO_FORMULAS_FROM
+        && sat::draws::DrawEncoding::models(deal);
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
         ceiling: Some(ceiling.clone()),

@@ -977,7 +977,7 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
             threads,
             ..SolveConfig::default()
         };
-        let mut by_sat = 0;
+        let (mut by_sat, mut raced) = (0, 0);
         for _ in 0..400 {
             let game = |rng: &mut Rng| match rng.below(2) {
                 0 => random_single_copy_game(rng),
@@ -999,10 +999,19 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
                 "position {s:?}, {threads} threads"
             );
             by_sat += usize::from(decided.by == DecidedBy::Sat);
+            raced += usize::from(
+                threads > 1
+                    && rules.players >= portfolio::TWO_FORMULAS_FROM
+                    && decided.by == DecidedBy::Sat,
+            );
         }
         assert!(
             by_sat >= 30,
             "the SAT solver settled only {by_sat} positions with {threads} threads"
+        );
+        assert!(
+            threads == 1 || raced >= 5,
+            "only {raced} settled by the race"
         );
     }
 }

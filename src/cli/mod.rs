@@ -147,8 +147,9 @@ pub struct SatArgs {
     /// settles it first stops the other, within the same --time-limit. With 2 players, a time
     /// limit that leaves the SAT solver less than 5 s keeps it out (there it would only slow
     /// the search down); with more, it joins whenever the limit leaves it any time. Where the
-    /// deal has several threads (`solve`), two SAT solvers race, one formula each: a block per
-    /// turn (finds winning lines sooner) and a block per card drawn (refutes sooner).
+    /// deal has several threads (`solve`) and 4 or more players, two SAT solvers race, one
+    /// formula each: a block per turn (finds winning lines sooner) and a block per card drawn
+    /// (refutes sooner).
     #[arg(long, default_value_t = 0.5, value_name = "SECONDS")]
     pub sat_after: f64,
     /// Use the search alone, without the SAT solver.
