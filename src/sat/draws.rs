@@ -12,7 +12,11 @@
 //! nothing once the game is over. Outside endless mode only.
 
 use super::cnf::{Cnf, Lit};
-use super::encode::{pieces, precious, stays_below_thrown, won_lit, Counter, Origin, Piece};
+use super::encode::{
+    fits, pieces, precious, raise_stacks, stays_below_thrown, strike_step, token_step, tops,
+    won_lit, Counter, Origin, Piece,
+};
+use crate::game::rules::Rules;
 use crate::state::{Action, Deal, State, NOT_FINAL};
 
 /// The most clues any line from `state` reaching `target` gives before its last draw: the
@@ -34,6 +38,14 @@ struct Uses {
     play: Vec<(usize, Lit)>,
     throw: Vec<(usize, Lit)>,
     misplay: Lit,
+}
+
+impl Uses {
+    /// The literal "a card is used" (played or thrown).
+    fn any(&self, cnf: &mut Cnf) -> Lit {
+        let all: Vec<Lit> = self.play.iter().chain(&self.throw).map(|u| u.1).collect();
+        cnf.or(&all)
+    }
 }
 
 /// One draw: the clues given before it (`clues_at_least[v - 1]`: at least `v`), then the use.
@@ -108,16 +120,13 @@ impl DrawEncoding {
         let pace = pace.filter(|_| implied).map(|p| p.max(0) as usize);
         let mut thrown_so_far = Counter::fixed(0, pace.unwrap_or(0));
 
-        let mut ctx = Ctx {
+        let ctx = Ctx {
             pieces: &pieces,
             precious: &precious,
             implied,
             size,
-            max_clues,
             max_strikes,
-            discard_at_max: tokens.discard_at_max,
-            discard_gain: tokens.discard_gain as isize,
-            stack_gain: tokens.stack_gain as isize,
+            rules,
             root: state,
         };
 
@@ -156,32 +165,16 @@ impl DrawEncoding {
             for (v, &e) in exact.iter().enumerate() {
                 clues.step(&mut cnf, &[e], &after, -((v * cost) as isize));
             }
-            // The use.
-            let mut uses = Uses {
-                misplay: cnf.var(),
-                ..Uses::default()
-            };
-            let available = |i: usize| match pieces[i].origin {
-                Origin::Hand(_) => true,
-                Origin::Pile(r) => r < j,
-            };
-            let owner = |i: usize| match pieces[i].origin {
-                Origin::Hand(p) => Owner::Fixed(p),
-                Origin::Pile(r) => Owner::Block(r),
-            };
-            let thrown = ctx.uses(
+            // The use: of a card dealt, or drawn in an earlier block.
+            let (uses, thrown) = ctx.uses(
                 &mut cnf,
-                &mut uses,
-                &mut used,
-                &mut throws_of,
+                (&mut used, &mut throws_of),
                 &heights,
                 &mover,
                 &movers,
-                available,
-                owner,
+                j,
             );
-            let any: Vec<Lit> = uses.play.iter().chain(&uses.throw).map(|u| u.1).collect();
-            let one = cnf.or(&any);
+            let one = uses.any(&mut cnf);
             cnf.exactly_one(&[one, over]);
             let (next_clues, next_strikes, next_heights) =
                 ctx.effects(&mut cnf, &uses, thrown, &after, &strikes, &heights);
@@ -212,28 +205,16 @@ impl DrawEncoding {
                     None => Cnf::constant((state.turn as usize + k) % players == p),
                 })
                 .collect();
-            let mut uses = Uses {
-                misplay: cnf.var(),
-                ..Uses::default()
-            };
-            let owner = |i: usize| match pieces[i].origin {
-                Origin::Hand(p) => Owner::Fixed(p),
-                Origin::Pile(r) => Owner::Block(r),
-            };
-            let thrown = ctx.uses(
+            let (uses, thrown) = ctx.uses(
                 &mut cnf,
-                &mut uses,
-                &mut used,
-                &mut throws_of,
+                (&mut used, &mut throws_of),
                 &heights,
                 &mover,
                 &movers,
-                |_| true,
-                owner,
+                n,
             );
             let clue = cnf.var();
-            let any: Vec<Lit> = uses.play.iter().chain(&uses.throw).map(|u| u.1).collect();
-            let one = cnf.or(&any);
+            let one = uses.any(&mut cnf);
             cnf.exactly_one(&[one, clue, over]);
             cnf.clause(&[-clue, clues.at_least(cost as isize)]);
             let after = Counter::fresh(&mut cnf, max_clues);
@@ -394,45 +375,37 @@ fn mover_after_clues(
     (mover, next)
 }
 
-/// Who may use a piece: its dealt holder, or the mover of the block that drew it.
-#[derive(Clone, Copy)]
-enum Owner {
-    Fixed(usize),
-    Block(usize),
-}
-
 /// What every block's use needs to know.
 struct Ctx<'a> {
     pieces: &'a [Piece],
     precious: &'a [bool],
     implied: bool,
     size: usize,
-    max_clues: usize,
     max_strikes: usize,
-    discard_at_max: bool,
-    discard_gain: isize,
-    stack_gain: isize,
+    rules: &'a Rules,
     root: &'a State,
 }
 
 impl Ctx<'_> {
-    /// The play and throw literals of a block whose mover is `mover`, for the pieces
-    /// `available` says may be in hand by then; returns "a card is thrown".
-    #[allow(clippy::too_many_arguments)]
+    /// The uses of a block whose mover is `mover` (`movers`: those of the draw blocks so far):
+    /// a play or a throw of a card dealt to the mover, or of one of the first `drawn` pile
+    /// cards drawn by them. `used[i]` (piece i used before this block) and `throws_of[i]` (its
+    /// throw literals) are brought up to date. Returns the uses and "a card is thrown".
     fn uses(
-        &mut self,
+        &self,
         cnf: &mut Cnf,
-        uses: &mut Uses,
-        used: &mut [Lit],
-        throws_of: &mut [Vec<Lit>],
+        (used, throws_of): (&mut [Lit], &mut [Vec<Lit>]),
         heights: &[Counter],
         mover: &[Lit],
         movers: &[Vec<Lit>],
-        available: impl Fn(usize) -> bool,
-        owner: impl Fn(usize) -> Owner,
-    ) -> Lit {
+        drawn: usize,
+    ) -> (Uses, Lit) {
+        let mut uses = Uses {
+            misplay: cnf.var(),
+            ..Uses::default()
+        };
         for (i, piece) in self.pieces.iter().enumerate() {
-            if !available(i) {
+            if matches!(piece.origin, Origin::Pile(r) if r >= drawn) {
                 continue;
             }
             let root = self.root.stacks[piece.card.suit() as usize].height();
@@ -451,9 +424,10 @@ impl Ctx<'_> {
                 continue;
             }
             cnf.clause(&[-now, -used[i]]);
-            match owner(i) {
-                Owner::Fixed(p) => cnf.clause(&[-now, mover[p]]),
-                Owner::Block(r) => {
+            match piece.origin {
+                Origin::Hand(p) => cnf.clause(&[-now, mover[p]]),
+                // The drawer of a pile card is the mover of the block that drew it.
+                Origin::Pile(r) => {
                     for (p, &m) in mover.iter().enumerate() {
                         cnf.clause(&[-now, -movers[r][p], m]);
                         cnf.clause(&[-now, movers[r][p], -m]);
@@ -461,12 +435,7 @@ impl Ctx<'_> {
                 }
             }
             used[i] = cnf.or(&[used[i], now]);
-            let h = &heights[piece.card.suit() as usize];
-            let below = h.at_least(piece.place as isize - 1);
-            let on = h.at_least(piece.place as isize);
-            cnf.clause(&[-play, below]);
-            cnf.clause(&[-play, -on]);
-            cnf.clause(&[-throw, -uses.misplay, -below, on]);
+            fits(cnf, piece, heights, play, throw, uses.misplay);
             if play != Cnf::FALSE {
                 uses.play.push((i, play));
             }
@@ -480,7 +449,7 @@ impl Ctx<'_> {
         let throws: Vec<Lit> = uses.throw.iter().map(|u| u.1).collect();
         let thrown = cnf.or(&throws);
         cnf.clause(&[-uses.misplay, thrown]);
-        thrown
+        (uses, thrown)
     }
 
     /// The tokens, strikes and stacks after a use, from `clues` (after any clue of the
@@ -494,50 +463,10 @@ impl Ctx<'_> {
         strikes: &Counter,
         heights: &[Counter],
     ) -> (Counter, Counter, Vec<Counter>) {
-        let discard = cnf.and(&[thrown, -uses.misplay]);
-        if !self.discard_at_max {
-            cnf.clause(&[-discard, -clues.at_least(self.max_clues as isize)]);
-        }
-        let tops: Vec<Lit> = uses
-            .play
-            .iter()
-            .filter(|&&(i, _)| self.pieces[i].place as usize == self.size)
-            .map(|&(_, l)| l)
-            .collect();
-        let finishes = cnf.or(&tops);
-        let next_clues = Counter::fresh(cnf, self.max_clues);
-        clues.step(cnf, &[discard], &next_clues, self.discard_gain);
-        clues.step(cnf, &[finishes], &next_clues, self.stack_gain);
-        let still = cnf.and(&[-discard, -finishes]);
-        clues.step(cnf, &[still], &next_clues, 0);
-
-        cnf.clause(&[
-            -uses.misplay,
-            -strikes.at_least(self.max_strikes as isize - 1),
-        ]);
-        let next_strikes = Counter::fresh(cnf, self.max_strikes - 1);
-        strikes.step(cnf, &[uses.misplay], &next_strikes, 1);
-        strikes.step(cnf, &[-uses.misplay], &next_strikes, 0);
-
-        let mut next_heights = Vec::with_capacity(heights.len());
-        for (s, h) in heights.iter().enumerate() {
-            let next = Counter::fresh(cnf, self.size);
-            for k in 1..=self.size {
-                let mut raise: Vec<Lit> = uses
-                    .play
-                    .iter()
-                    .filter(|&&(i, _)| {
-                        self.pieces[i].card.suit() as usize == s
-                            && self.pieces[i].place as usize == k
-                    })
-                    .map(|&(_, l)| l)
-                    .collect();
-                raise.push(h.at_least(k as isize));
-                let reached = cnf.or(&raise);
-                cnf.equal_when(&[], next.at_least(k as isize), reached);
-            }
-            next_heights.push(next);
-        }
+        let tops = tops(self.pieces, &uses.play, self.size);
+        let next_clues = token_step(cnf, self.rules, clues, None, (thrown, uses.misplay), &tops);
+        let next_strikes = strike_step(cnf, strikes, uses.misplay, self.max_strikes);
+        let next_heights = raise_stacks(cnf, self.pieces, &uses.play, heights, self.size);
         (next_clues, next_strikes, next_heights)
     }
 }

@@ -366,13 +366,7 @@ impl Encoding {
                     }
                 }
                 used[i] = cnf.or(&[used[i], play, throw]);
-                // A play fits the stack; a misplay does not.
-                let h = &heights[piece.card.suit() as usize];
-                let below = h.at_least(piece.place as isize - 1);
-                let on = h.at_least(piece.place as isize);
-                cnf.clause(&[-play, below]);
-                cnf.clause(&[-play, -on]);
-                cnf.clause(&[-throw, -turn.misplay, -below, on]);
+                fits(&mut cnf, piece, &heights, play, throw, turn.misplay);
                 if play != Cnf::FALSE {
                     turn.play.push((i, play));
                 }
@@ -395,44 +389,17 @@ impl Encoding {
             // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
             //    the variant allows) and a finished stack gain, up to the maximum.
             cnf.clause(&[-turn.clue, clues.at_least(tokens.clue_cost as isize)]);
-            let discard = cnf.and(&[thrown, -turn.misplay]);
-            if !tokens.discard_at_max {
-                cnf.clause(&[-discard, -clues.at_least(max_clues as isize)]);
-            }
-            let tops: Vec<Lit> = turn
-                .play
-                .iter()
-                .filter(|&&(i, _)| pieces[i].place as usize == size)
-                .map(|&(_, l)| l)
-                .collect();
-            let finishes = cnf.or(&tops);
-            let next_clues = Counter::fresh(&mut cnf, max_clues);
-            clues.step(
+            let next_clues = token_step(
                 &mut cnf,
-                &[turn.clue],
-                &next_clues,
-                -(tokens.clue_cost as isize),
+                rules,
+                &clues,
+                Some(turn.clue),
+                (thrown, turn.misplay),
+                &tops(&pieces, &turn.play, size),
             );
-            clues.step(
-                &mut cnf,
-                &[discard],
-                &next_clues,
-                tokens.discard_gain as isize,
-            );
-            clues.step(
-                &mut cnf,
-                &[finishes],
-                &next_clues,
-                tokens.stack_gain as isize,
-            );
-            let still = cnf.and(&[-turn.clue, -discard, -finishes]);
-            clues.step(&mut cnf, &[still], &next_clues, 0);
 
             // 4. Strikes: a misplay adds one, and the last one is never taken.
-            cnf.clause(&[-turn.misplay, -strikes.at_least(max_strikes as isize - 1)]);
-            let next_strikes = Counter::fresh(&mut cnf, max_strikes - 1);
-            strikes.step(&mut cnf, &[turn.misplay], &next_strikes, 1);
-            strikes.step(&mut cnf, &[-turn.misplay], &next_strikes, 0);
+            let next_strikes = strike_step(&mut cnf, &strikes, turn.misplay, max_strikes);
 
             // 5. Drawing: every use draws while the pile lasts.
             let next_drawn = Counter::fresh(&mut cnf, n);
@@ -457,24 +424,7 @@ impl Encoding {
             }
 
             // 6. Fireworks: a played card raises its stack to its place.
-            let mut next_heights = Vec::with_capacity(suits);
-            for (s, h) in heights.iter().enumerate() {
-                let next = Counter::fresh(&mut cnf, size);
-                for k in 1..=size {
-                    let mut raise: Vec<Lit> = turn
-                        .play
-                        .iter()
-                        .filter(|&&(i, _)| {
-                            pieces[i].card.suit() as usize == s && pieces[i].place as usize == k
-                        })
-                        .map(|&(_, l)| l)
-                        .collect();
-                    raise.push(h.at_least(k as isize));
-                    let reached = cnf.or(&raise);
-                    cnf.equal_when(&[], next.at_least(k as isize), reached);
-                }
-                next_heights.push(next);
-            }
+            let next_heights = raise_stacks(&mut cnf, &pieces, &turn.play, &heights, size);
 
             clues = next_clues;
             strikes = next_strikes;
@@ -584,6 +534,108 @@ fn holding_others(
         }
     }
     cnf.or(&held)
+}
+
+/// "A play fits its stack, a misplay does not" for one piece and its literals of a turn: a
+/// play needs the stack just below the piece's place; a throw that is a misplay needs it
+/// elsewhere.
+pub(super) fn fits(
+    cnf: &mut Cnf,
+    piece: &Piece,
+    heights: &[Counter],
+    play: Lit,
+    throw: Lit,
+    misplay: Lit,
+) {
+    let h = &heights[piece.card.suit() as usize];
+    let below = h.at_least(piece.place as isize - 1);
+    let on = h.at_least(piece.place as isize);
+    cnf.clause(&[-play, below]);
+    cnf.clause(&[-play, -on]);
+    cnf.clause(&[-throw, -misplay, -below, on]);
+}
+
+/// The plays among `plays` that finish a stack (of pieces whose place is the stack's `size`).
+pub(super) fn tops(pieces: &[Piece], plays: &[(usize, Lit)], size: usize) -> Vec<Lit> {
+    plays
+        .iter()
+        .filter(|&&(i, _)| pieces[i].place as usize == size)
+        .map(|&(_, l)| l)
+        .collect()
+}
+
+/// The clue tokens after a turn, from `clues` before it: a clue (`clue`, whose affordability
+/// the caller has checked) pays; a discard (`thrown` but not a misplay, legal below the
+/// maximum, or always where the variant allows) and a finished stack (`tops`) gain, up to the
+/// maximum.
+pub(super) fn token_step(
+    cnf: &mut Cnf,
+    rules: &Rules,
+    clues: &Counter,
+    clue: Option<Lit>,
+    (thrown, misplay): (Lit, Lit),
+    tops: &[Lit],
+) -> Counter {
+    let tokens = rules.tokens();
+    let max_clues = rules.max_clues as usize;
+    let discard = cnf.and(&[thrown, -misplay]);
+    if !tokens.discard_at_max {
+        cnf.clause(&[-discard, -clues.at_least(max_clues as isize)]);
+    }
+    let finishes = cnf.or(tops);
+    let next = Counter::fresh(cnf, max_clues);
+    let mut still = vec![-discard, -finishes];
+    if let Some(clue) = clue {
+        clues.step(cnf, &[clue], &next, -(tokens.clue_cost as isize));
+        still.insert(0, -clue);
+    }
+    clues.step(cnf, &[discard], &next, tokens.discard_gain as isize);
+    clues.step(cnf, &[finishes], &next, tokens.stack_gain as isize);
+    let still = cnf.and(&still);
+    clues.step(cnf, &[still], &next, 0);
+    next
+}
+
+/// The strikes after a turn: a misplay adds one, and the last one is never taken.
+pub(super) fn strike_step(
+    cnf: &mut Cnf,
+    strikes: &Counter,
+    misplay: Lit,
+    max_strikes: usize,
+) -> Counter {
+    cnf.clause(&[-misplay, -strikes.at_least(max_strikes as isize - 1)]);
+    let next = Counter::fresh(cnf, max_strikes - 1);
+    strikes.step(cnf, &[misplay], &next, 1);
+    strikes.step(cnf, &[-misplay], &next, 0);
+    next
+}
+
+/// The fireworks after a turn: a played card (`plays`) raises its stack to its place.
+pub(super) fn raise_stacks(
+    cnf: &mut Cnf,
+    pieces: &[Piece],
+    plays: &[(usize, Lit)],
+    heights: &[Counter],
+    size: usize,
+) -> Vec<Counter> {
+    let mut next_heights = Vec::with_capacity(heights.len());
+    for (s, h) in heights.iter().enumerate() {
+        let next = Counter::fresh(cnf, size);
+        for k in 1..=size {
+            let mut raise: Vec<Lit> = plays
+                .iter()
+                .filter(|&&(i, _)| {
+                    pieces[i].card.suit() as usize == s && pieces[i].place as usize == k
+                })
+                .map(|&(_, l)| l)
+                .collect();
+            raise.push(h.at_least(k as isize));
+            let reached = cnf.or(&raise);
+            cnf.equal_when(&[], next.at_least(k as isize), reached);
+        }
+        next_heights.push(next);
+    }
+    next_heights
 }
 
 /// Which pieces are the last copy of a card still needed whose throw costs more points than
