@@ -80,9 +80,9 @@ pub const SEARCH_STEPS_ASIDE_FROM: u8 = 4;
 /// as in `solve`) gets two SAT threads beside it, one per formula ([`crate::sat::Formula`]):
 /// on the hard 4- to 6-player Black deals the per-draw formula refutes sooner and the
 /// per-turn one finds lines sooner (`solve` on 9 hard 4-player seeds: 40 s in all racing,
-/// 63 s with the per-turn formula alone). With fewer players the deals the search leaves open are
-/// mostly long refutations the search itself finishes, and a second SAT thread would take a
-/// core from it.
+/// 63 s with the per-turn formula alone). With fewer players the deals the search leaves open
+/// are mostly long refutations the search itself finishes, and a second SAT thread would take
+/// a core from it.
 pub const TWO_FORMULAS_FROM: u8 = 4;
 
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.

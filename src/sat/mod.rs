@@ -34,6 +34,7 @@ pub enum Formula {
 }
 
 impl Formula {
+    /// The clauses, for the solver.
     pub fn cnf(&self) -> &Cnf {
         match self {
             Formula::Turns(e) => &e.cnf,
