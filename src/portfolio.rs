@@ -168,9 +168,7 @@ pub fn decide(
             } else {
                 sat_bounds(deal, state, &stop, &ceiling, false)?
             };
-            if bounds.lower.is_some() {
-                cancel.store(true, Ordering::Relaxed);
-            }
+            // A line found has already stopped the search (`sat_bounds`).
             Ok(bounds)
         });
         let solution = search::solve(deal, state, &config);

@@ -830,12 +830,14 @@ fn sat_encoding_agrees_with_reference() {
     assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
 }
 
-/// The most turns any line from `state` lasts that ends the game with at least `target`
-/// points (`None`: no line reaches it), by brute force.
-fn longest_reaching(
+/// The most any line from `state` ending the game with at least `target` points adds up,
+/// counting `weight(before, after)` for each action (`None`: no line reaches the target), by
+/// brute force. The weight must depend on the states alone, as the memo is by state.
+fn most_reaching(
     deal: &Deal,
     state: &State,
     target: u8,
+    weight: &impl Fn(&State, &State) -> usize,
     memo: &mut HashMap<State, Option<usize>>,
 ) -> Option<usize> {
     if state.is_over() {
@@ -845,16 +847,17 @@ fn longest_reaching(
     if let Some(&v) = memo.get(&key) {
         return v;
     }
-    let longest = state
+    let most = state
         .legal_actions(deal)
         .into_iter()
         .filter_map(|a| {
             let next = state.apply(deal, a).expect("listed actions are legal");
-            longest_reaching(deal, &next, target, memo).map(|n| n + 1)
+            let w = weight(state, &next);
+            most_reaching(deal, &next, target, weight, memo).map(|n| n + w)
         })
         .max();
-    memo.insert(key, longest);
-    longest
+    memo.insert(key, most);
+    most
 }
 
 /// The SAT formula's horizon (`encode::horizon`) against the brute force: at random positions
@@ -869,7 +872,9 @@ fn sat_horizon_outlasts_every_line_reaching_the_target() {
     for _ in 0..300 {
         let (rules, deal, s) = modelled_position(&mut rng, random_sat_game, 6);
         for target in s.score(&rules) + 1..=rules.perfect_score() {
-            let Some(longest) = longest_reaching(&deal, &s, target, &mut HashMap::new()) else {
+            let turns = |_: &State, _: &State| 1;
+            let Some(longest) = most_reaching(&deal, &s, target, &turns, &mut HashMap::new())
+            else {
                 continue;
             };
             let horizon = encode::horizon(&deal, &s, target);
@@ -887,35 +892,6 @@ fn sat_horizon_outlasts_every_line_reaching_the_target() {
     );
 }
 
-/// The most clues any line from `state` gives before the pile runs out, among the lines that
-/// end the game with at least `target` points (`None`: no line reaches it), by brute force.
-fn most_clues_while_drawing(
-    deal: &Deal,
-    state: &State,
-    target: u8,
-    memo: &mut HashMap<State, Option<usize>>,
-) -> Option<usize> {
-    if state.is_over() {
-        return (state.score(&deal.rules) >= target).then_some(0);
-    }
-    let key = state.normalized();
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let drawing = deal.pile_left(state) > 0;
-    let most = state
-        .legal_actions(deal)
-        .into_iter()
-        .filter_map(|a| {
-            let next = state.apply(deal, a).expect("listed actions are legal");
-            let clue = usize::from(drawing && next.clues < state.clues);
-            most_clues_while_drawing(deal, &next, target, memo).map(|n| n + clue)
-        })
-        .max();
-    memo.insert(key, most);
-    most
-}
-
 /// The per-draw formula's room for clues before the last draw (`draws::clue_room`) against
 /// the brute force: at random positions of random tiny games outside endless mode, no line
 /// reaching a target gives more clues while the pile lasts.
@@ -930,8 +906,11 @@ fn sat_clue_room_holds_every_line_reaching_the_target() {
             continue;
         }
         for target in s.score(&rules) + 1..=rules.perfect_score() {
-            let Some(most) = most_clues_while_drawing(&deal, &s, target, &mut HashMap::new())
-            else {
+            // A clue while the pile lasts: tokens spent with cards left to draw.
+            let clues = |before: &State, after: &State| {
+                usize::from(deal.pile_left(before) > 0 && after.clues < before.clues)
+            };
+            let Some(most) = most_reaching(&deal, &s, target, &clues, &mut HashMap::new()) else {
                 continue;
             };
             let room = draws::clue_room(&deal, &s, target);

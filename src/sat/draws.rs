@@ -23,13 +23,17 @@ use crate::state::{Action, Deal, State, NOT_FINAL};
 /// horizon's count of clues the tokens can pay for ([`super::encode::horizon`]), which leaves
 /// out those paid by discards of the final round (its turns are counted apart).
 pub fn clue_room(deal: &Deal, state: &State, target: u8) -> usize {
-    let final_turns = if state.final_turns == NOT_FINAL {
+    let n = deal.pile_left(state) as usize;
+    super::encode::horizon(deal, state, target).saturating_sub(n + final_turns(deal, state))
+}
+
+/// The turns of the final round from `state`: a whole round, or those left once it started.
+fn final_turns(deal: &Deal, state: &State) -> usize {
+    if state.final_turns == NOT_FINAL {
         deal.rules.players as usize
     } else {
         state.final_turns as usize
-    };
-    let n = deal.pile_left(state) as usize;
-    super::encode::horizon(deal, state, target).saturating_sub(n + final_turns)
+    }
 }
 
 /// One block's uses: `(piece, literal)` for plays and for throws (discards or misplays).
@@ -94,11 +98,7 @@ impl DrawEncoding {
         let cost = tokens.clue_cost.max(1) as usize;
         let most_clues = max_clues / cost;
         let n = deal.pile_left(state) as usize;
-        let final_turns = if state.final_turns == NOT_FINAL {
-            players
-        } else {
-            state.final_turns as usize
-        };
+        let final_turns = final_turns(deal, state);
         let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
         let pieces = pieces(deal, state);
@@ -177,7 +177,7 @@ impl DrawEncoding {
             let one = uses.any(&mut cnf);
             cnf.exactly_one(&[one, over]);
             let (next_clues, next_strikes, next_heights) =
-                ctx.effects(&mut cnf, &uses, thrown, &after, &strikes, &heights);
+                ctx.effects(&mut cnf, &uses, (None, thrown), &after, &strikes, &heights);
             if let Some(pace) = pace {
                 cnf.clause(&[-thrown, -thrown_so_far.at_least(pace as isize)]);
                 let next = Counter::fresh(&mut cnf, pace);
@@ -217,11 +217,14 @@ impl DrawEncoding {
             let one = uses.any(&mut cnf);
             cnf.exactly_one(&[one, clue, over]);
             cnf.clause(&[-clue, clues.at_least(cost as isize)]);
-            let after = Counter::fresh(&mut cnf, max_clues);
-            clues.step(&mut cnf, &[clue], &after, -(cost as isize));
-            clues.step(&mut cnf, &[-clue], &after, 0);
-            let (next_clues, next_strikes, next_heights) =
-                ctx.effects(&mut cnf, &uses, thrown, &after, &strikes, &heights);
+            let (next_clues, next_strikes, next_heights) = ctx.effects(
+                &mut cnf,
+                &uses,
+                (Some(clue), thrown),
+                &clues,
+                &strikes,
+                &heights,
+            );
             clues = next_clues;
             strikes = next_strikes;
             heights = next_heights;
@@ -452,19 +455,20 @@ impl Ctx<'_> {
         (uses, thrown)
     }
 
-    /// The tokens, strikes and stacks after a use, from `clues` (after any clue of the
-    /// block), `strikes` and `heights` before it.
+    /// The tokens, strikes and stacks after a turn's clue (a final-round turn's `clue`; a
+    /// draw block's clues come before its `clues` here) or use, from `clues`, `strikes` and
+    /// `heights` before it.
     fn effects(
         &self,
         cnf: &mut Cnf,
         uses: &Uses,
-        thrown: Lit,
+        (clue, thrown): (Option<Lit>, Lit),
         clues: &Counter,
         strikes: &Counter,
         heights: &[Counter],
     ) -> (Counter, Counter, Vec<Counter>) {
         let tops = tops(self.pieces, &uses.play, self.size);
-        let next_clues = token_step(cnf, self.rules, clues, None, (thrown, uses.misplay), &tops);
+        let next_clues = token_step(cnf, self.rules, clues, clue, (thrown, uses.misplay), &tops);
         let next_strikes = strike_step(cnf, strikes, uses.misplay, self.max_strikes);
         let next_heights = raise_stacks(cnf, self.pieces, &uses.play, heights, self.size);
         (next_clues, next_strikes, next_heights)
