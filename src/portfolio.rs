@@ -85,16 +85,6 @@ pub const SEARCH_STEPS_ASIDE_FROM: u8 = 4;
 /// a core from it.
 pub const TWO_FORMULAS_FROM: u8 = 4;
 
-/// From this many players, a SAT solver that runs alone beside the search (a batch's seed, one
-/// thread) asks the per-draw formula ([`crate::sat::draws`]) instead of the per-turn one. On a
-/// 2-core machine with 2 s a seed (two seeds at once), on the hardest Black seeds of the 2 s
-/// rows: of 12 four-player seeds, 6 were left open asking the per-turn formula, 3 and 4
-/// asking the per-draw one (under CaDiCaL's default and `unsat` configurations); of 83 five-
-/// and six-player seeds, the per-turn formula left 20.5 and 39.5 open (two runs), the per-draw
-/// one 12 and 40.7 (three runs). The 6 three-player seeds were settled either way; with 2
-/// players it was not measured (the SAT solver joins there only under long limits).
-pub const DRAWS_ALONE_FROM: u8 = 3;
-
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
 #[derive(Clone, Debug, Default)]
 struct SatBounds {
@@ -116,9 +106,8 @@ struct SatBounds {
 /// alone, as in `solve`) and the deal has [`TWO_FORMULAS_FROM`] players or more, two SAT
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
-/// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula:
-/// the per-draw one from [`DRAWS_ALONE_FROM`] players where it models the rules, else the
-/// per-turn one. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
+/// line either finds settles the deal. A batch, whose seeds share the cores, asks the per-turn
+/// formula alone. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
 /// this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
@@ -138,10 +127,9 @@ pub fn decide(
     let cancel = Arc::new(AtomicBool::new(false));
     let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
     let steps_aside = deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1;
-    let draws_modelled = sat::draws::DrawEncoding::models(deal);
-    let two_formulas =
-        config.threads > 1 && deal.rules.players >= TWO_FORMULAS_FROM && draws_modelled;
-    let alone_by_draws = deal.rules.players >= DRAWS_ALONE_FROM && draws_modelled;
+    let two_formulas = config.threads > 1
+        && deal.rules.players >= TWO_FORMULAS_FROM
+        && sat::draws::DrawEncoding::models(deal);
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
         ceiling: Some(ceiling.clone()),
@@ -178,7 +166,7 @@ pub fn decide(
                     Ok::<_, SatError>(SatBounds::merge(turns?, draws?))
                 })?
             } else {
-                sat_bounds(deal, state, &stop, &ceiling, alone_by_draws)?
+                sat_bounds(deal, state, &stop, &ceiling, false)?
             };
             // A line found has already stopped the search (`sat_bounds`).
             Ok(bounds)

@@ -43,14 +43,14 @@ impl Formula {
     }
 
     /// The configuration CaDiCaL solves it under. The per-draw formula is asked where the
-    /// question is most often a refutation, and CaDiCaL's `unsat` configuration (which stays
-    /// in its focused mode) settled more of those seeds there: of the 83 hardest 5- and
-    /// 6-player Black seeds of the 2 s rows, asked alone in a batch (three runs each), 12
-    /// and 41 left open on average, against 13 and 44 under the default configuration. The
-    /// per-turn formula keeps the default: under `unsat` it left 22 and 45 open (one run),
-    /// against 21 and 40. In `solve`'s race of the two formulas, 10 hard 5- and 6-player
-    /// Black seeds took 47 s in all with the per-draw thread under `unsat`, 60 s under the
-    /// default (`--time-limit 30`, 2 cores; p5v2s5313 stayed open either way).
+    /// question is most often a refutation (in `solve`'s race, beside the per-turn formula),
+    /// and there CaDiCaL's `unsat` configuration (which stays in its focused mode) settled
+    /// hard deals sooner: 10 hard 5- and 6-player Black seeds took 47 s in all with it and
+    /// 60 s with the default, run back to back (`solve SEED --time-limit 30`, 2 cores;
+    /// p5v2s5313 stayed open either way). Asked alone on the 83 hardest 5- and 6-player Black
+    /// seeds of the 2 s rows, it left 12 and 41 open (three runs) under `unsat`, 13 and 44
+    /// under the default. The per-turn formula keeps the default: under `unsat` it left 22
+    /// and 45 of them open (one run), against 21 and 40.
     fn config(&self) -> &'static str {
         match self {
             Formula::Turns(_) => "default",
