@@ -124,8 +124,6 @@ impl DrawEncoding {
             pieces: &pieces,
             precious: &precious,
             implied,
-            size,
-            max_strikes,
             rules,
             root: state,
         };
@@ -383,8 +381,6 @@ struct Ctx<'a> {
     pieces: &'a [Piece],
     precious: &'a [bool],
     implied: bool,
-    size: usize,
-    max_strikes: usize,
     rules: &'a Rules,
     root: &'a State,
 }
@@ -467,10 +463,12 @@ impl Ctx<'_> {
         strikes: &Counter,
         heights: &[Counter],
     ) -> (Counter, Counter, Vec<Counter>) {
-        let tops = tops(self.pieces, &uses.play, self.size);
+        let size = self.rules.variant.play_order().stack_size() as usize;
+        let tops = tops(self.pieces, &uses.play, size);
         let next_clues = token_step(cnf, self.rules, clues, clue, (thrown, uses.misplay), &tops);
-        let next_strikes = strike_step(cnf, strikes, uses.misplay, self.max_strikes);
-        let next_heights = raise_stacks(cnf, self.pieces, &uses.play, heights, self.size);
+        let max_strikes = self.rules.max_strikes as usize;
+        let next_strikes = strike_step(cnf, strikes, uses.misplay, max_strikes);
+        let next_heights = raise_stacks(cnf, self.pieces, &uses.play, heights, size);
         (next_clues, next_strikes, next_heights)
     }
 }
