@@ -796,7 +796,8 @@ fn sat_encoding_agrees_with_reference() {
                 } else {
                     Formula::Turns(encode::Encoding::new(&deal, &s, target, implied))
                 };
-                let answer = sat::solve(&deal, &s, target, &encoding, short_first, Stop::default())
+                let answer = sat::Ladder::new(encoding, short_first)
+                    .ask(&deal, &s, target, Stop::default())
                     .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
                 let reached = match answer {
                     Decision::Reached(line) => {
@@ -828,6 +829,65 @@ fn sat_encoding_agrees_with_reference() {
     assert!(endless_seen.iter().all(|&n| n >= 40), "{endless_seen:?}");
     assert!(draws_seen.iter().all(|&n| n >= 200), "{draws_seen:?}");
     assert!(seen.iter().all(|&n| n >= 200), "{seen:?}");
+}
+
+/// One per-turn formula asked for every score from its lowest up ([`hanabi_solver::sat::Ladder`],
+/// the higher ones under assumptions), against the brute force at random positions of random
+/// tiny games: each score asked from the perfect one down, then again from the lowest up in
+/// the same solver (with what it learned from the first pass), with the implied constraints
+/// and without, with a short line first and without. Each answer is satisfiable exactly when
+/// some line reaches that score, and its line, checked by the rules, does.
+#[test]
+fn sat_ladder_agrees_with_reference() {
+    use hanabi_solver::sat::{encode, Decision, Formula, Ladder, ShortFirst, Stop};
+    let mut rng = Rng(0x1add3);
+    let short = Some(ShortFirst {
+        turns: 2,
+        conflicts: 1_000_000,
+    });
+    // [target not reached, target reached], for scores asked under an assumption.
+    let mut assumed = [0usize; 2];
+    let mut ladders = 0;
+    for _ in 0..250 {
+        let (rules, deal, s) = modelled_position(&mut rng, random_sat_game, 10);
+        let best = reference(&deal, &s, &mut HashMap::new());
+        let perfect = rules.perfect_score();
+        let floor = s.score(&rules).max(1);
+        let lowest = floor + rng.below(u64::from(perfect - floor) + 1) as u8;
+        for (implied, short_first) in [(true, None), (false, None), (true, short)] {
+            let formula = Formula::Turns(encode::Encoding::from_lowest(&deal, &s, lowest, implied));
+            let mut ladder = Ladder::new(formula, short_first);
+            ladders += 1;
+            let scores = (lowest..=perfect).rev().chain(lowest..=perfect);
+            for target in scores {
+                assert!(ladder.asks_for(&rules, target));
+                let reached = match ladder.ask(&deal, &s, target, Stop::default()) {
+                    Ok(Decision::Reached(line)) => {
+                        let end = final_state(&deal, &s, &line).unwrap();
+                        assert!(end.is_over() && end.score(&rules) >= target);
+                        true
+                    }
+                    Ok(Decision::Unreachable) => false,
+                    Ok(Decision::Open) => panic!("no limit was set"),
+                    Err(e) => panic!("position {s:?} target {target}: {e}"),
+                };
+                assert_eq!(
+                    reached,
+                    best >= target,
+                    "position {s:?}, lowest {lowest}, target {target}, best {best}, \
+                     implied {implied}, {short_first:?} first"
+                );
+                if target > lowest && !rules.endless {
+                    assumed[reached as usize] += 1;
+                }
+            }
+            assert!(!ladder.asks_for(&rules, lowest - 1) || rules.endless);
+        }
+    }
+    assert!(
+        assumed.iter().all(|&n| n >= 200),
+        "{assumed:?} in {ladders} ladders"
+    );
 }
 
 /// The most any line from `state` ending the game with at least `target` points adds up,

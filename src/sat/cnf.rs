@@ -134,38 +134,53 @@ impl Cnf {
     /// At least `k` of `lits` are true: at most `n - k` of their negations, by the sequential
     /// counter (`n - k` helper variables per literal).
     pub fn at_least(&mut self, lits: &[Lit], k: usize) {
+        self.at_least_when(Cnf::TRUE, lits, k);
+    }
+
+    /// Where `when` holds, at least `k` of `lits` are true ([`Cnf::at_least`] under a
+    /// condition: assuming `when` asks for it, and without it nothing is asked).
+    pub fn at_least_when(&mut self, when: Lit, lits: &[Lit], k: usize) {
         if k == 0 {
             return;
         }
         if k > lits.len() {
-            self.clause(&[]);
+            self.clause(&[-when]);
             return;
         }
         if k == 1 {
-            self.clause(lits);
+            let mut clause = vec![-when];
+            clause.extend_from_slice(lits);
+            self.clause(&clause);
             return;
         }
         let most = lits.len() - k;
         let negated: Vec<Lit> = lits.iter().map(|&l| -l).collect();
-        self.at_most(&negated, most);
+        self.at_most_when(when, &negated, most);
     }
 
     /// At most `k` of `lits` are true (Sinz's sequential counter: `count[j]` is "at least j+1
     /// of the literals so far").
     pub fn at_most(&mut self, lits: &[Lit], k: usize) {
+        self.at_most_when(Cnf::TRUE, lits, k);
+    }
+
+    /// Where `when` holds, at most `k` of `lits` are true. Only the clauses that forbid one
+    /// literal too many are conditional; the counter's own clauses hold either way, as they
+    /// only ever allow its "at least" variables to be true.
+    pub fn at_most_when(&mut self, when: Lit, lits: &[Lit], k: usize) {
         if k >= lits.len() {
             return;
         }
         if k == 0 {
             for &l in lits {
-                self.clause(&[-l]);
+                self.clause(&[-when, -l]);
             }
             return;
         }
         let mut count: Vec<Lit> = vec![Cnf::FALSE; k];
         for &l in lits {
             // Too many: this literal on top of k already.
-            self.clause(&[-l, -count[k - 1]]);
+            self.clause(&[-when, -l, -count[k - 1]]);
             let next: Vec<Lit> = (0..k).map(|_| self.var()).collect();
             for j in 0..k {
                 self.clause(&[-count[j], next[j]]);
@@ -277,6 +292,33 @@ mod tests {
                     for (bits, ok) in allowed(&cnf, &xs).into_iter().enumerate() {
                         let ones = bits.count_ones() as usize;
                         let want = if most { ones <= k } else { ones >= k };
+                        assert_eq!(ok, want, "n {n} k {k} at most {most} inputs {bits:b}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The conditional counters: with the condition true, the count is asked; with it false,
+    /// every combination of the inputs is allowed.
+    #[test]
+    fn conditional_counting_gadgets_mean_what_they_say() {
+        for n in 0..=5usize {
+            for k in 0..=n + 1 {
+                for most in [false, true] {
+                    let mut cnf = Cnf::new();
+                    let when = cnf.var();
+                    let xs: Vec<Lit> = (0..n).map(|_| cnf.var()).collect();
+                    if most {
+                        cnf.at_most_when(when, &xs, k);
+                    } else {
+                        cnf.at_least_when(when, &xs, k);
+                    }
+                    let inputs: Vec<Lit> = xs.iter().copied().chain([when]).collect();
+                    for (bits, ok) in allowed(&cnf, &inputs).into_iter().enumerate() {
+                        let ones = (bits & ((1 << n) - 1)).count_ones() as usize;
+                        let asked = bits >> n & 1 == 1;
+                        let want = !asked || if most { ones <= k } else { ones >= k };
                         assert_eq!(ok, want, "n {n} k {k} at most {most} inputs {bits:b}");
                     }
                 }

@@ -75,6 +75,8 @@ pub struct DrawEncoding {
     pieces: Vec<Piece>,
     draws: Vec<Draw>,
     finals: Vec<Final>,
+    /// The score asked for: the only one this formula can be asked for.
+    target: u8,
 }
 
 impl DrawEncoding {
@@ -242,7 +244,13 @@ impl DrawEncoding {
             pieces,
             draws,
             finals,
+            target,
         }
+    }
+
+    /// The score the formula asks for.
+    pub fn target(&self) -> u8 {
+        self.target
     }
 
     /// The line a model gives, as actions from the position (see

@@ -183,10 +183,26 @@ struct Turn {
 }
 
 /// The formula for one position, with what is needed to read a line back from a model.
+///
+/// It asks for its lowest target score outright, and for each higher score under an
+/// assumption ([`Encoding::asks`]): one solver can then be asked for the perfect score, and
+/// once that is out of reach for one point less, keeping what it learned ([`super::Ladder`]).
 pub struct Encoding {
     pub cnf: Cnf,
     pieces: Vec<Piece>,
     turns: Vec<Turn>,
+    /// Every score the formula can be asked for, the lowest first.
+    rungs: Vec<Rung>,
+}
+
+/// A score an [`Encoding`] can be asked for.
+#[derive(Clone, Copy, Debug)]
+struct Rung {
+    score: u8,
+    /// Assumed, it asks for the score; `None` for the lowest, which the formula asks outright.
+    assume: Option<Lit>,
+    /// The game's most turns with this score reached ([`horizon`]), for the short question.
+    horizon: usize,
 }
 
 /// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
@@ -244,6 +260,14 @@ impl Counter {
 impl Encoding {
     /// The formula for `state` (which [`applies`] must accept): satisfiable exactly when some
     /// line from it ends the game with a score of at least `target`.
+    pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> Encoding {
+        Encoding::from_lowest(deal, state, target, implied)
+    }
+
+    /// The formula for `state` asking for `lowest` outright, and for each score above it up to
+    /// the perfect score under its assumption ([`Encoding::asks`]). The game's turns are those
+    /// of the lowest score, the most any of them needs ([`horizon`]); each higher score adds
+    /// its own count of points and its own implied constraints, each under its assumption.
     ///
     /// `implied` adds constraints that follow from the others (the pace; a stack below a card
     /// whose every copy left is thrown away; the last copy of a missing card never thrown where
@@ -254,7 +278,7 @@ impl Encoding {
     /// firework complete within a round of the last draw. Without them, on the hard 4- to
     /// 6-player Black seeds' perfect-score questions (154 formulas), CaDiCaL took 15% to 27%
     /// less time in all and settled more of them within 2 s.
-    pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> Encoding {
+    pub fn from_lowest(deal: &Deal, state: &State, lowest: u8, implied: bool) -> Encoding {
         let rules = &deal.rules;
         let order = rules.variant.play_order();
         let tokens = rules.tokens();
@@ -264,7 +288,7 @@ impl Encoding {
         let max_clues = rules.max_clues as usize;
         let max_strikes = rules.max_strikes as usize;
         let n = deal.pile_left(state) as usize;
-        let target = asked(rules, target);
+        let target = asked(rules, lowest);
         let horizon = horizon(deal, state, target);
         // Every hand holds a card now, so each keeps its size while the pile lasts.
         let hands_full_while_drawing = (0..players).all(|p| !state.hand(p).is_empty());
@@ -272,6 +296,19 @@ impl Encoding {
         // would cost more.
         let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
+        // The scores above the lowest, each asked under its own assumption.
+        let rungs: Vec<Rung> = std::iter::once(Rung {
+            score: target,
+            assume: None,
+            horizon,
+        })
+        .chain((target + 1..=rules.perfect_score()).map(|score| Rung {
+            score,
+            assume: Some(cnf.var()),
+            horizon: self::horizon(deal, state, score),
+        }))
+        .collect();
+        let higher = &rungs[1..];
 
         let pieces = pieces(deal, state);
         // Each pile card's owner: the player whose turn draws it.
@@ -417,6 +454,14 @@ impl Encoding {
             if let Some(pace) = pace {
                 let counted = cnf.and(&[thrown, -empty[t]]);
                 cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
+                for rung in higher {
+                    let pace = self::pace(deal, state, rung.score).unwrap_or(0);
+                    cnf.clause(&[
+                        -rung.assume.unwrap_or(Cnf::TRUE),
+                        -counted,
+                        -thrown_so_far.at_least(pace),
+                    ]);
+                }
                 let next_thrown = Counter::fresh(&mut cnf, pace);
                 thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
                 thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
@@ -451,18 +496,60 @@ impl Encoding {
             .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
             .collect();
         cnf.at_least(&points, target as usize);
+        for rung in higher {
+            let assume = rung.assume.unwrap_or(Cnf::TRUE);
+            cnf.at_least_when(assume, &points, rung.score as usize);
+            // No line reaching the score throws a piece that is precious for it.
+            let spare = rules.perfect_score().saturating_sub(rung.score) as usize;
+            if implied {
+                for (i, &p) in self::precious(&pieces, state, size, spare)
+                    .iter()
+                    .enumerate()
+                {
+                    for &throw in throws_of[i].iter().filter(|_| p) {
+                        cnf.clause(&[-assume, -throw]);
+                    }
+                }
+                let pace = self::pace(deal, state, rung.score);
+                if pace.is_some_and(|p| p < 0) {
+                    cnf.clause(&[-assume]);
+                }
+            }
+        }
         if implied {
             stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
         }
-        Encoding { cnf, pieces, turns }
+        Encoding {
+            cnf,
+            pieces,
+            turns,
+            rungs,
+        }
     }
 
-    /// The literal "the game is over `short` turns before the horizon" (every turn from there
-    /// on does nothing), where the horizon leaves a turn before that; `None` otherwise.
-    pub fn ends_short(&self, short: usize) -> Option<Lit> {
+    /// The scores the formula can be asked for, the lowest first.
+    pub fn scores(&self) -> impl Iterator<Item = u8> + '_ {
+        self.rungs.iter().map(|r| r.score)
+    }
+
+    fn rung(&self, rules: &Rules, target: u8) -> Option<&Rung> {
+        let target = asked(rules, target);
+        self.rungs.iter().find(|r| r.score == target)
+    }
+
+    /// The assumption that asks for `target`: `Some(None)` for the lowest score, which the
+    /// formula asks outright; `None` where `target` is not one of its scores.
+    pub fn asks(&self, rules: &Rules, target: u8) -> Option<Option<Lit>> {
+        self.rung(rules, target).map(|r| r.assume)
+    }
+
+    /// The literal "the game is over `short` turns before the horizon of `target`" (every
+    /// turn from there on does nothing), where that horizon leaves a turn before it; `None`
+    /// otherwise.
+    pub fn ends_short(&self, rules: &Rules, target: u8, short: usize) -> Option<Lit> {
         let t = self
-            .turns
-            .len()
+            .rung(rules, target)?
+            .horizon
             .checked_sub(short)
             .filter(|&t| t > 0 && short > 0)?;
         Some(self.turns[t].idle)
