@@ -527,11 +527,6 @@ impl Encoding {
         }
     }
 
-    /// The scores the formula can be asked for, the lowest first.
-    pub fn scores(&self) -> impl Iterator<Item = u8> + '_ {
-        self.rungs.iter().map(|r| r.score)
-    }
-
     fn rung(&self, rules: &Rules, target: u8) -> Option<&Rung> {
         let target = asked(rules, target);
         self.rungs.iter().find(|r| r.score == target)

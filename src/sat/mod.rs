@@ -226,7 +226,8 @@ impl Ladder {
     /// Whether some line from `state` (the position the formula was made for) ends the game
     /// with at least `target`, which the formula must ask for ([`Ladder::asks_for`]): first,
     /// where the short question applies, for a line ending it early, then for any line. The
-    /// line of a model is checked against the rules.
+    /// line of a model is checked against the rules. Asking for a score the formula does not
+    /// ask for is a fault of the caller, and panics.
     pub fn ask(
         &mut self,
         deal: &Deal,
