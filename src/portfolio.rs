@@ -235,7 +235,7 @@ fn sat_bounds(
             let formula = if by_draws && DrawEncoding::models(deal) {
                 Formula::Draws(DrawEncoding::new(deal, state, target, true))
             } else {
-                Formula::Turns(Encoding::from_lowest(deal, state, lowest, true))
+                Formula::Turns(Encoding::for_scores(deal, state, lowest..=target, true))
             };
             ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT)));
         }

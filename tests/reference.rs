@@ -855,7 +855,8 @@ fn sat_ladder_agrees_with_reference() {
         let floor = s.score(&rules).max(1);
         let lowest = floor + rng.below(u64::from(perfect - floor) + 1) as u8;
         for (implied, short_first) in [(true, None), (false, None), (true, short)] {
-            let formula = Formula::Turns(encode::Encoding::from_lowest(&deal, &s, lowest, implied));
+            let scores = lowest..=perfect;
+            let formula = Formula::Turns(encode::Encoding::for_scores(&deal, &s, scores, implied));
             let mut ladder = Ladder::new(formula, short_first);
             ladders += 1;
             let scores = (lowest..=perfect).rev().chain(lowest..=perfect);

@@ -18,6 +18,8 @@
 //! needed for the answer to be exact. It covers the rule families where a card's place on its
 //! stack is fixed and the token economy is a plain count ([`applies`]).
 
+use std::ops::RangeInclusive;
+
 use super::cnf::{Cnf, Lit};
 use crate::game::card::Card;
 use crate::game::rules::Rules;
@@ -205,6 +207,79 @@ struct Rung {
     horizon: usize,
 }
 
+/// The rungs of a formula asking for `scores` (each as [`asked`] maps it): the lowest, then
+/// each score above it up to the highest with a fresh assumption.
+fn rungs(cnf: &mut Cnf, deal: &Deal, state: &State, scores: RangeInclusive<u8>) -> Vec<Rung> {
+    let lowest = asked(&deal.rules, *scores.start());
+    let above = lowest + 1..=asked(&deal.rules, *scores.end());
+    let mut rungs = vec![Rung {
+        score: lowest,
+        assume: None,
+        horizon: horizon(deal, state, lowest),
+    }];
+    rungs.extend(above.map(|score| Rung {
+        score,
+        assume: Some(cnf.var()),
+        horizon: horizon(deal, state, score),
+    }));
+    rungs
+}
+
+/// The rung of `rungs` that asks for `target` (as [`asked`] maps it).
+fn rung_for<'a>(rungs: &'a [Rung], rules: &Rules, target: u8) -> Option<&'a Rung> {
+    let target = asked(rules, target);
+    rungs.iter().find(|r| r.score == target)
+}
+
+/// For each of `higher` (rungs above the lowest), its pace under its assumption: a throw
+/// `counted` against the pace is not one too many (`thrown_so_far` counts those before it).
+fn pace_when(
+    cnf: &mut Cnf,
+    deal: &Deal,
+    state: &State,
+    higher: &[Rung],
+    counted: Lit,
+    thrown_so_far: &Counter,
+) {
+    for rung in higher {
+        let pace = pace(deal, state, rung.score).unwrap_or(0);
+        let assume = rung.assume.unwrap_or(Cnf::TRUE);
+        cnf.clause(&[-assume, -counted, -thrown_so_far.at_least(pace)]);
+    }
+}
+
+/// For each of `higher` (rungs above the lowest), under its assumption: at least its score of
+/// `points`, and with `implied` its own implied constraints (no piece precious for it thrown,
+/// and nothing where its pace is already negative).
+fn ask_when(
+    cnf: &mut Cnf,
+    deal: &Deal,
+    state: &State,
+    higher: &[Rung],
+    points: &[Lit],
+    (pieces, throws_of): (&[Piece], &[Vec<Lit>]),
+    implied: bool,
+) {
+    let rules = &deal.rules;
+    let size = rules.variant.play_order().stack_size() as usize;
+    for rung in higher {
+        let assume = rung.assume.unwrap_or(Cnf::TRUE);
+        cnf.at_least_when(assume, points, rung.score as usize);
+        if !implied {
+            continue;
+        }
+        let spare = rules.perfect_score().saturating_sub(rung.score) as usize;
+        for (i, &p) in precious(pieces, state, size, spare).iter().enumerate() {
+            for &throw in throws_of[i].iter().filter(|_| p) {
+                cnf.clause(&[-assume, -throw]);
+            }
+        }
+        if pace(deal, state, rung.score).is_some_and(|p| p < 0) {
+            cnf.clause(&[-assume]);
+        }
+    }
+}
+
 /// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
 /// the variables' range.
 pub(super) struct Counter {
@@ -261,13 +336,13 @@ impl Encoding {
     /// The formula for `state` (which [`applies`] must accept): satisfiable exactly when some
     /// line from it ends the game with a score of at least `target`.
     pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> Encoding {
-        Encoding::from_lowest(deal, state, target, implied)
+        Encoding::for_scores(deal, state, target..=target, implied)
     }
 
-    /// The formula for `state` asking for `lowest` outright, and for each score above it up to
-    /// the perfect score under its assumption ([`Encoding::asks`]). The game's turns are those
-    /// of the lowest score, the most any of them needs ([`horizon`]); each higher score adds
-    /// its own count of points and its own implied constraints, each under its assumption.
+    /// The formula for `state` asking for the lowest of `scores` outright, and for each score
+    /// above it under its assumption ([`Encoding::asks`]). The game's turns are those of the
+    /// lowest score, the most any of them needs ([`horizon`]); each higher score adds its own
+    /// count of points and its own implied constraints, each under its assumption.
     ///
     /// `implied` adds constraints that follow from the others (the pace; a stack below a card
     /// whose every copy left is thrown away; the last copy of a missing card never thrown where
@@ -278,7 +353,13 @@ impl Encoding {
     /// firework complete within a round of the last draw. Without them, on the hard 4- to
     /// 6-player Black seeds' perfect-score questions (154 formulas), CaDiCaL took 15% to 27%
     /// less time in all and settled more of them within 2 s.
-    pub fn from_lowest(deal: &Deal, state: &State, lowest: u8, implied: bool) -> Encoding {
+    pub fn for_scores(
+        deal: &Deal,
+        state: &State,
+        scores: RangeInclusive<u8>,
+        implied: bool,
+    ) -> Encoding {
+        let lowest = *scores.start();
         let rules = &deal.rules;
         let order = rules.variant.play_order();
         let tokens = rules.tokens();
@@ -297,17 +378,7 @@ impl Encoding {
         let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
         // The scores above the lowest, each asked under its own assumption.
-        let rungs: Vec<Rung> = std::iter::once(Rung {
-            score: target,
-            assume: None,
-            horizon,
-        })
-        .chain((target + 1..=rules.perfect_score()).map(|score| Rung {
-            score,
-            assume: Some(cnf.var()),
-            horizon: self::horizon(deal, state, score),
-        }))
-        .collect();
+        let rungs = rungs(&mut cnf, deal, state, scores);
         let higher = &rungs[1..];
 
         let pieces = pieces(deal, state);
@@ -454,14 +525,7 @@ impl Encoding {
             if let Some(pace) = pace {
                 let counted = cnf.and(&[thrown, -empty[t]]);
                 cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
-                for rung in higher {
-                    let pace = self::pace(deal, state, rung.score).unwrap_or(0);
-                    cnf.clause(&[
-                        -rung.assume.unwrap_or(Cnf::TRUE),
-                        -counted,
-                        -thrown_so_far.at_least(pace),
-                    ]);
-                }
+                pace_when(&mut cnf, deal, state, higher, counted, &thrown_so_far);
                 let next_thrown = Counter::fresh(&mut cnf, pace);
                 thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
                 thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
@@ -496,26 +560,8 @@ impl Encoding {
             .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
             .collect();
         cnf.at_least(&points, target as usize);
-        for rung in higher {
-            let assume = rung.assume.unwrap_or(Cnf::TRUE);
-            cnf.at_least_when(assume, &points, rung.score as usize);
-            // No line reaching the score throws a piece that is precious for it.
-            let spare = rules.perfect_score().saturating_sub(rung.score) as usize;
-            if implied {
-                for (i, &p) in self::precious(&pieces, state, size, spare)
-                    .iter()
-                    .enumerate()
-                {
-                    for &throw in throws_of[i].iter().filter(|_| p) {
-                        cnf.clause(&[-assume, -throw]);
-                    }
-                }
-                let pace = self::pace(deal, state, rung.score);
-                if pace.is_some_and(|p| p < 0) {
-                    cnf.clause(&[-assume]);
-                }
-            }
-        }
+        let used_by = (&pieces[..], &throws_of[..]);
+        ask_when(&mut cnf, deal, state, higher, &points, used_by, implied);
         if implied {
             stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
         }
@@ -528,8 +574,7 @@ impl Encoding {
     }
 
     fn rung(&self, rules: &Rules, target: u8) -> Option<&Rung> {
-        let target = asked(rules, target);
-        self.rungs.iter().find(|r| r.score == target)
+        rung_for(&self.rungs, rules, target)
     }
 
     /// The assumption that asks for `target`: `Some(None)` for the lowest score, which the

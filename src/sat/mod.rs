@@ -186,7 +186,7 @@ pub fn reach_by(
 
 /// A formula in a solver, asked for one target score after another.
 ///
-/// The per-turn formula ([`Encoding::from_lowest`]) asks for each score above its lowest under
+/// The per-turn formula ([`Encoding::for_scores`]) asks for each score above its lowest under
 /// an assumption, so once the solver has refuted the perfect score it can be asked for one
 /// point less and keep what it learned: why the clues run short, which cards cannot all be
 /// saved. The next question then starts from that, not from nothing. On the 20 5- and
