@@ -11,8 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sat::draws::DrawEncoding;
-use crate::sat::encode::Encoding;
 use crate::sat::{self, Decision, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
 use crate::state::{Action, Deal, State};
@@ -232,11 +230,7 @@ fn sat_bounds(
         if !ladder.as_ref().is_some_and(|l| l.asks_for(rules, target)) {
             // The lowest score worth asking, at most LADDER_STEPS below this one.
             let lowest = target.saturating_sub(LADDER_STEPS).max(reached + 1);
-            let formula = if by_draws && DrawEncoding::models(deal) {
-                Formula::Draws(DrawEncoding::new(deal, state, target, true))
-            } else {
-                Formula::Turns(Encoding::for_scores(deal, state, lowest..=target, true))
-            };
+            let formula = Formula::for_scores(deal, state, lowest..=target, by_draws);
             ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT)));
         }
         let ladder = ladder.as_mut().expect("made above");

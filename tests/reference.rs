@@ -755,6 +755,34 @@ fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
     }
 }
 
+/// The short question the SAT tests ask first: two turns before the horizon, with conflicts
+/// enough that it is always settled.
+const SHORT_TWO: hanabi_solver::sat::ShortFirst = hanabi_solver::sat::ShortFirst {
+    turns: 2,
+    conflicts: 1_000_000,
+};
+
+/// Asks `ladder` whether some line from `s` reaches `target`, with no limit; a line it gives
+/// must end the game with at least `target` under the rules.
+fn sat_reaches(
+    ladder: &mut hanabi_solver::sat::Ladder,
+    deal: &Deal,
+    s: &State,
+    target: u8,
+) -> bool {
+    use hanabi_solver::sat::{Decision, Stop};
+    match ladder.ask(deal, s, target, Stop::default()) {
+        Ok(Decision::Reached(line)) => {
+            let end = final_state(deal, s, &line).unwrap();
+            assert!(end.is_over() && end.score(&deal.rules) >= target);
+            true
+        }
+        Ok(Decision::Unreachable) => false,
+        Ok(Decision::Open) => panic!("no limit was set"),
+        Err(e) => panic!("position {s:?} target {target}: {e}"),
+    }
+}
+
 /// The SAT encodings against the brute force, at random positions of random tiny games (those
 /// [`hanabi_solver::sat::encode::applies`] accepts): for every
 /// target score it can reach, the formula is satisfiable exactly when some line reaches that
@@ -766,12 +794,9 @@ fn random_sat_game(rng: &mut Rng) -> (Rules, Vec<Card>, Deal, State) {
 /// included).
 #[test]
 fn sat_encoding_agrees_with_reference() {
-    use hanabi_solver::sat::{self, draws, encode, Decision, Formula, ShortFirst, Stop};
+    use hanabi_solver::sat::{draws, encode, Formula, Ladder};
     let mut rng = Rng(0x5a7);
-    let short = Some(ShortFirst {
-        turns: 2,
-        conflicts: 1_000_000,
-    });
+    let short = Some(SHORT_TWO);
     // [target not reached, target reached], over every position and target.
     let mut seen = [0usize; 2];
     let mut perfect_seen = [0usize; 2];
@@ -796,18 +821,8 @@ fn sat_encoding_agrees_with_reference() {
                 } else {
                     Formula::Turns(encode::Encoding::new(&deal, &s, target, implied))
                 };
-                let answer = sat::Ladder::new(encoding, short_first)
-                    .ask(&deal, &s, target, Stop::default())
-                    .unwrap_or_else(|e| panic!("position {s:?} target {target}: {e}"));
-                let reached = match answer {
-                    Decision::Reached(line) => {
-                        let end = final_state(&deal, &s, &line).unwrap();
-                        assert!(end.is_over() && end.score(&rules) >= target);
-                        true
-                    }
-                    Decision::Unreachable => false,
-                    Decision::Open => panic!("no limit was set"),
-                };
+                let reached =
+                    sat_reaches(&mut Ladder::new(encoding, short_first), &deal, &s, target);
                 assert_eq!(
                     reached,
                     best >= target,
@@ -839,12 +854,9 @@ fn sat_encoding_agrees_with_reference() {
 /// some line reaches that score, and its line, checked by the rules, does.
 #[test]
 fn sat_ladder_agrees_with_reference() {
-    use hanabi_solver::sat::{encode, Decision, Formula, Ladder, ShortFirst, Stop};
+    use hanabi_solver::sat::{encode, Formula, Ladder};
     let mut rng = Rng(0x1add3);
-    let short = Some(ShortFirst {
-        turns: 2,
-        conflicts: 1_000_000,
-    });
+    let short = Some(SHORT_TWO);
     // [target not reached, target reached], for scores asked under an assumption.
     let mut assumed = [0usize; 2];
     let mut ladders = 0;
@@ -862,16 +874,7 @@ fn sat_ladder_agrees_with_reference() {
             let scores = (lowest..=perfect).rev().chain(lowest..=perfect);
             for target in scores {
                 assert!(ladder.asks_for(&rules, target));
-                let reached = match ladder.ask(&deal, &s, target, Stop::default()) {
-                    Ok(Decision::Reached(line)) => {
-                        let end = final_state(&deal, &s, &line).unwrap();
-                        assert!(end.is_over() && end.score(&rules) >= target);
-                        true
-                    }
-                    Ok(Decision::Unreachable) => false,
-                    Ok(Decision::Open) => panic!("no limit was set"),
-                    Err(e) => panic!("position {s:?} target {target}: {e}"),
-                };
+                let reached = sat_reaches(&mut ladder, &deal, &s, target);
                 assert_eq!(
                     reached,
                     best >= target,

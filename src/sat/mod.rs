@@ -12,6 +12,7 @@ pub mod cnf;
 pub mod draws;
 pub mod encode;
 
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +36,23 @@ pub enum Formula {
 }
 
 impl Formula {
+    /// The formula for `state` asking for `scores` (with the implied constraints): the
+    /// per-draw form where `by_draws` asks for it and it applies, asking for the highest of
+    /// `scores` alone; otherwise the per-turn form, asking for the lowest outright and the
+    /// others under assumptions ([`Encoding::for_scores`]).
+    pub fn for_scores(
+        deal: &Deal,
+        state: &State,
+        scores: RangeInclusive<u8>,
+        by_draws: bool,
+    ) -> Formula {
+        if by_draws && DrawEncoding::models(deal) {
+            Formula::Draws(DrawEncoding::new(deal, state, *scores.end(), true))
+        } else {
+            Formula::Turns(Encoding::for_scores(deal, state, scores, true))
+        }
+    }
+
     /// The clauses, for the solver.
     pub fn cnf(&self) -> &Cnf {
         match self {
@@ -176,11 +194,7 @@ pub fn reach_by(
     by_draws: bool,
 ) -> Result<Decision, SatError> {
     encode::applies(deal, state).map_err(SatError::NotModelled)?;
-    let formula = if by_draws && DrawEncoding::models(deal) {
-        Formula::Draws(DrawEncoding::new(deal, state, target, true))
-    } else {
-        Formula::Turns(Encoding::new(deal, state, target, true))
-    };
+    let formula = Formula::for_scores(deal, state, target..=target, by_draws);
     Ladder::new(formula, Some(ShortFirst::DEFAULT)).ask(deal, state, target, stop)
 }
 
