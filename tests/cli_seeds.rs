@@ -1,6 +1,6 @@
 //! The `seeds` command, run as a program on 4-player seeds (each solves in milliseconds): output
 //! lines, resuming, a cut-off last line, shards, `--summarize`, agreement with `solve`, undecided
-//! seeds, bad input, the lock on `--out`, `--out -`, and pipes and FIFOs.
+//! seeds and their names, bad input, the lock on `--out`, `--out -`, and pipes and FIFOs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -555,6 +555,82 @@ fn undecided_seeds_are_neither_winnable_nor_not() {
     for key in ["winnable", "not_winnable", "undecided", "maybe_winnable"] {
         assert_eq!(r[key], summaries[0][key], "{key}");
     }
+}
+
+/// The text summary names the undecided seeds with their bounds, as their records give them:
+/// the first ten in seed order, then how many more; and says how to settle them (again with
+/// `--retry-undecided` from the `--out` file, or first with `--out` where there was none), as
+/// does `--summarize`. Without undecided seeds, nothing is named.
+#[test]
+fn undecided_seeds_are_named_with_their_bounds() {
+    let f = Temp::new("named.jsonl");
+    let range = [
+        "--players",
+        "5",
+        "--variant",
+        "black",
+        "--count",
+        "60",
+        "--max-nodes",
+        "1",
+    ];
+    let with_out = [&range[..], &["--out", f.path()]].concat();
+    let text = ok(&seeds(&with_out));
+    let number = |r: &serde_json::Value| -> u64 {
+        let seed = r["seed"].as_str().unwrap();
+        seed.rsplit_once('s').unwrap().1.parse().unwrap()
+    };
+    let mut undecided: Vec<serde_json::Value> = f
+        .records()
+        .into_iter()
+        .filter(|r| r["proven"] == serde_json::json!(false))
+        .collect();
+    undecided.sort_by_key(number);
+    assert!(
+        undecided.len() > 10,
+        "too few undecided seeds to show the cut"
+    );
+    let named: Vec<String> = undecided[..10]
+        .iter()
+        .map(|r| {
+            format!(
+                "{} ({} to {})",
+                r["seed"].as_str().unwrap(),
+                r["lower_bound"],
+                r["upper_bound"]
+            )
+        })
+        .collect();
+    let listing = format!(
+        "  undecided (best line found to proven most): {}, and {} more\n",
+        named.join(", "),
+        undecided.len() - 10
+    );
+    assert!(text.contains(&listing), "{text}");
+    assert!(
+        text.contains(&format!(
+            "  to settle them: run the same command again with --retry-undecided and a larger \
+             --max-nodes (or none): it solves only the undecided seeds of {} again\n",
+            f.path()
+        )),
+        "{text}"
+    );
+    let summarized = ok(&seeds(&["--summarize", f.path()]));
+    assert!(summarized.contains(&listing), "{summarized}");
+    assert!(
+        summarized.contains("--retry-undecided --time-limit 60\n"),
+        "{summarized}"
+    );
+
+    let without_out = ok(&seeds(&range));
+    assert!(without_out.contains(&listing), "{without_out}");
+    assert!(
+        without_out.contains("run the same command with --out FILE.jsonl, then again with"),
+        "{without_out}"
+    );
+    let decided = ok(&seeds(&RANGE));
+    assert!(decided.contains("Undecided: 0\n"), "{decided}");
+    assert!(!decided.contains("undecided ("), "{decided}");
 }
 
 /// The binary started with `args` in `dir` (or here), its standard output and error piped.

@@ -250,9 +250,70 @@ fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// The undecided seeds named, at most this many: a user settling them needs their names, and a
+/// long list would bury the figures (every record is in the --out file).
+const UNDECIDED_NAMED: usize = 10;
+
+/// The undecided seeds of `entries` with their proven bounds, the first [`UNDECIDED_NAMED`]
+/// of them in seed order, then `settle`: how to settle them.
+fn print_undecided(w: &mut dyn Write, entries: &[Entry], settle: &str) -> std::io::Result<()> {
+    let mut undecided: Vec<&Entry> = entries.iter().filter(|e| !e.outcome.proven).collect();
+    // In seed order (p2v0s9 before p2v0s10), whatever order the workers finished in.
+    undecided.sort_by(|a, b| (a.seed.len(), &a.seed).cmp(&(b.seed.len(), &b.seed)));
+    if undecided.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<String> = undecided
+        .iter()
+        .take(UNDECIDED_NAMED)
+        .map(|e| {
+            let o = &e.outcome;
+            format!("{} ({} to {})", e.seed, o.lower_bound, o.upper_bound)
+        })
+        .collect();
+    let more = undecided.len() - named.len();
+    writeln!(
+        w,
+        "  undecided (best line found to proven most): {}{}",
+        named.join(", "),
+        if more > 0 {
+            format!(", and {more} more")
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(w, "  to settle them: {settle}")
+}
+
+/// How to settle the undecided seeds of a run: solve them again with a longer limit (a larger
+/// node limit where `by_nodes`), from the --out file that holds them (`out`, where the run
+/// wrote a regular file).
+fn settle_hint(out: Option<&str>, by_nodes: bool) -> String {
+    let limit = if by_nodes {
+        "a larger --max-nodes (or none)"
+    } else {
+        "a longer limit (--time-limit 60, say)"
+    };
+    match out {
+        Some(path) => format!(
+            "run the same command again with --retry-undecided and {limit}: it solves only the \
+             undecided seeds of {path} again"
+        ),
+        None => format!(
+            "run the same command with --out FILE.jsonl, then again with --retry-undecided and \
+             {limit}"
+        ),
+    }
+}
+
 /// The figures of a summary as text (the first lines, which say what was summarised, are the
-/// caller's).
-fn print_summary(w: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
+/// caller's), the undecided seeds among `entries` named with `settle`, how to settle them.
+fn print_summary(
+    w: &mut dyn Write,
+    s: &Summary,
+    entries: &[Entry],
+    settle: &str,
+) -> std::io::Result<()> {
     let [lo, hi] = s.winnable_ci95;
     writeln!(
         w,
@@ -286,6 +347,7 @@ fn print_summary(w: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
             percent(s.winnable_share),
             percent(s.winnable_share_max)
         )?;
+        print_undecided(w, entries, settle)?;
     } else {
         writeln!(w, "Undecided: 0")?;
     }
@@ -377,7 +439,9 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
             records - entries.len()
         );
     }
-    print_summary(&mut std::io::stdout(), &summary)?;
+    let settle = "solve them again from their file, with the run's own options and a longer \
+                  limit: seeds ... --out FILE.jsonl --retry-undecided --time-limit 60";
+    print_summary(&mut std::io::stdout(), &summary, &entries, settle)?;
     if let Some(rate) = summary.seeds_per_thread_second {
         outln!("Speed: {rate:.1} seeds/s per thread (solving time only)");
     }
@@ -633,7 +697,11 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         }
         None => writeln!(w, "  {solved_now} solved now")?,
     }
-    print_summary(&mut w, &summary)?;
+    let settle = settle_hint(
+        out_name.as_deref().filter(|_| out_regular),
+        args.max_nodes.is_some(),
+    );
+    print_summary(&mut w, &summary, &entries, &settle)?;
     match seeds_per_second {
         Some(rate) => writeln!(
             w,
