@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sat::{self, Decision, Formula, Ladder, SatError, ShortFirst, Stop};
+use crate::sat::{self, encode, Decision, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
 use crate::state::{Action, Deal, State};
 
@@ -98,6 +98,54 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 /// took 50 s in all, 42 s asked of their own.
 pub const LADDER_STEPS: u8 = 2;
 
+/// Where the search's best line is one point short of the highest score still open and ends
+/// the game within this many turns of the per-turn formula's horizon ([`encode::horizon`]),
+/// the one SAT thread of a batch asks the per-draw formula for that score instead
+/// ([`Asking::ByLine`]). Such a deal needs nearly every clue the tokens can pay for, and a
+/// perfect line, if there is one, is as long: the per-turn formula's short question (a line
+/// ending four turns early) rarely has an answer there, and its blocks for every turn that may
+/// be a clue weigh on the solver, where the per-draw formula's blocks are the draws. On the 22
+/// 6-player Black seeds a 2 s row had left open with the search's line at 29 (each asked alone
+/// for 30, 10 s at most, two at once), the per-draw formula settled 8 within 1 s where the
+/// per-turn one settled 2; but on the others it was slower or never settled, and the search's
+/// line told the two kinds apart: of the 12 with lines of 66 turns or more (the horizon is 69),
+/// the per-draw formula settled 10 sooner, of the 10 with shorter lines, 3. In whole 2 s rows
+/// (`s1..10000`, run back to back on the same day) 4- to 6-player Black left 7, 12 and 29
+/// undecided with this choice (then 12 and 32 again), 9, 13 and 33 with the per-turn formula
+/// alone (then 15 and 34).
+pub const LONG_LINE_TURNS: usize = 3;
+
+/// Which formula a SAT thread asks ([`Formula`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asking {
+    /// The per-turn formula, several scores in one solver ([`Ladder`]).
+    Turns,
+    /// The per-draw formula (outside endless mode), one score at a time.
+    Draws,
+    /// The per-turn formula, but the per-draw one for a score one point above the search's
+    /// best line where that line is long ([`LONG_LINE_TURNS`]): a SAT thread on its own.
+    ByLine,
+}
+
+impl Asking {
+    /// Whether to ask the per-draw formula for `target` (the highest score still open, asked
+    /// with the scores from `lowest` up), given what the search has published in `ceiling`.
+    fn by_draws(self, deal: &Deal, state: &State, scores: (u8, u8), ceiling: &Ceiling) -> bool {
+        let (lowest, target) = scores;
+        match self {
+            Asking::Turns => false,
+            Asking::Draws => true,
+            Asking::ByLine => {
+                let (searched_lo, _) = ceiling.searched();
+                lowest == target
+                    && searched_lo + 1 == target
+                    && ceiling.searched_turns() + LONG_LINE_TURNS
+                        >= encode::horizon(deal, state, target)
+            }
+        }
+    }
+}
+
 /// What the SAT solver proved: no line reaches above `upper`, and `line` reaches `lower`.
 #[derive(Clone, Debug, Default)]
 struct SatBounds {
@@ -119,8 +167,9 @@ struct SatBounds {
 /// alone, as in `solve`) and the deal has [`TWO_FORMULAS_FROM`] players or more, two SAT
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
-/// line either finds settles the deal. A batch, whose seeds share the cores, asks the per-turn
-/// formula alone. Where the SAT encoding does not model the rules (or `sat_after` is `None`),
+/// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
+/// at a time: the per-turn one, but the per-draw one where the search's line is long and one
+/// point short ([`LONG_LINE_TURNS`]). Where the SAT encoding does not model the rules (or `sat_after` is `None`),
 /// this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
@@ -173,13 +222,14 @@ pub fn decide(
                 // The per-turn formula tends to find lines sooner, the per-draw one to refute
                 // sooner: each asks in its own thread, and what either settles stops the other.
                 std::thread::scope(|inner| {
-                    let turns = inner.spawn(|| sat_bounds(deal, state, &stop, &ceiling, false));
-                    let draws = sat_bounds(deal, state, &stop, &ceiling, true);
+                    let turns =
+                        inner.spawn(|| sat_bounds(deal, state, &stop, &ceiling, Asking::Turns));
+                    let draws = sat_bounds(deal, state, &stop, &ceiling, Asking::Draws);
                     let turns = turns.join().expect("the SAT thread does not panic");
                     Ok::<_, SatError>(SatBounds::merge(turns?, draws?))
                 })?
             } else {
-                sat_bounds(deal, state, &stop, &ceiling, false)?
+                sat_bounds(deal, state, &stop, &ceiling, Asking::ByLine)?
             };
             // A line found has already stopped the search (`sat_bounds`).
             Ok(bounds)
@@ -202,13 +252,14 @@ pub fn decide(
 /// down, one point at a time, until one is reached, or until `stop`. Each score out of reach
 /// lowers `ceiling` at once. The scores still open are read afresh before each question from
 /// what the search has published in `ceiling`: nothing above its upper bound, and nothing its
-/// own line already reaches (it may have settled them while the last question ran).
+/// own line already reaches (it may have settled them while the last question ran). `asking`
+/// chooses the formula of each new question.
 fn sat_bounds(
     deal: &Deal,
     state: &State,
     stop: &Stop,
     ceiling: &Arc<Ceiling>,
-    by_draws: bool,
+    asking: Asking,
 ) -> Result<SatBounds, SatError> {
     sat::encode::applies(deal, state).map_err(SatError::NotModelled)?;
     let rules = &deal.rules;
@@ -230,6 +281,7 @@ fn sat_bounds(
         if !ladder.as_ref().is_some_and(|l| l.asks_for(rules, target)) {
             // The lowest score worth asking, at most LADDER_STEPS below this one.
             let lowest = target.saturating_sub(LADDER_STEPS).max(reached + 1);
+            let by_draws = asking.by_draws(deal, state, (lowest, target), ceiling);
             let formula = Formula::for_scores(deal, state, lowest..=target, by_draws);
             ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT)));
         }
@@ -346,6 +398,38 @@ mod tests {
         })
     }
 
+    /// A lone SAT thread asks the per-draw formula exactly where the search's line is one
+    /// point short of the highest open score, that score is asked alone, and the line ends the
+    /// game within `LONG_LINE_TURNS` of the horizon; the racing threads keep their formulas.
+    #[test]
+    fn a_long_line_one_point_short_asks_the_per_draw_formula() {
+        let variant = Variant::by_id(2).unwrap();
+        let rules = Rules::new(variant.clone(), 6, &Options::default()).unwrap();
+        let deck = shuffled_deck("p6v2s5928", &variant);
+        let (deal, state) = Deal::from_deck(rules, &deck).unwrap();
+        let horizon = encode::horizon(&deal, &state, 30);
+        let asks = |asking: Asking, searched: (u8, usize), scores: (u8, u8)| {
+            let ceiling = Ceiling::new(30);
+            ceiling.publish(searched.0, 30, searched.1);
+            asking.by_draws(&deal, &state, scores, &ceiling)
+        };
+        let long = horizon - LONG_LINE_TURNS;
+        assert!(asks(Asking::ByLine, (29, long), (30, 30)));
+        assert!(asks(Asking::ByLine, (29, horizon), (30, 30)));
+        assert!(!asks(Asking::ByLine, (29, long - 1), (30, 30)));
+        assert!(!asks(Asking::ByLine, (28, long), (30, 30)));
+        assert!(!asks(Asking::ByLine, (29, long), (29, 30)));
+        assert!(!asks(Asking::Turns, (29, long), (30, 30)));
+        assert!(asks(Asking::Draws, (28, 0), (28, 30)));
+        // Only the latest line's length counts, and a better line replaces a worse one's.
+        let ceiling = Ceiling::new(30);
+        ceiling.publish(28, 30, horizon);
+        ceiling.publish(29, 30, long - 1);
+        assert!(!Asking::ByLine.by_draws(&deal, &state, (30, 30), &ceiling));
+        ceiling.publish(28, 30, horizon);
+        assert_eq!(ceiling.searched_turns(), long - 1);
+    }
+
     /// In endless mode a game short of the perfect score is lost, so where the SAT solver
     /// proves the perfect score out of reach its bound (and the search's ceiling) is 0, and
     /// where it reaches it the line wins: on every deal the search decides, the same answer.
@@ -356,7 +440,8 @@ mod tests {
             let solution = search::solve(&deal, &state, &SolveConfig::default());
             assert!(solution.proven);
             let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
-            let bounds = sat_bounds(&deal, &state, &Stop::default(), &ceiling, false).unwrap();
+            let bounds =
+                sat_bounds(&deal, &state, &Stop::default(), &ceiling, Asking::Turns).unwrap();
             if solution.winnable() {
                 let (score, _) = bounds.lower.expect("a winning line");
                 assert_eq!(score, deal.rules.perfect_score());

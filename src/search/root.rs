@@ -1,7 +1,7 @@
 //! The root of the search: narrowing the score between a line found and an upper bound,
 //! splitting the first plies across threads, and honouring time and memory limits.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,9 @@ pub struct Ceiling {
     searched_lo: AtomicU8,
     /// The search's upper bound so far (`u8::MAX` until it publishes one).
     searched_hi: AtomicU8,
+    /// The turns of the search's best line so far, to the end of the game (0 until it
+    /// publishes one).
+    searched_turns: AtomicUsize,
     /// Set while the other solver asks for the search's core (see [`Ceiling::step_aside`]).
     yielding: AtomicBool,
 }
@@ -68,6 +71,7 @@ impl Ceiling {
             own: AtomicU8::new(u8::MAX),
             searched_lo: AtomicU8::new(0),
             searched_hi: AtomicU8::new(u8::MAX),
+            searched_turns: AtomicUsize::new(0),
             yielding: AtomicBool::new(false),
         }
     }
@@ -89,9 +93,17 @@ impl Ceiling {
         )
     }
 
-    /// Records the search's bounds of the moment (each only ever narrows).
-    fn publish(&self, lo: u8, hi: u8) {
-        self.searched_lo.fetch_max(lo, Ordering::Relaxed);
+    /// How many turns the search's best line so far takes to end the game.
+    pub fn searched_turns(&self) -> usize {
+        self.searched_turns.load(Ordering::Relaxed)
+    }
+
+    /// Records the search's bounds of the moment (each only ever narrows) and the length of
+    /// the line that reaches `lo`.
+    pub(crate) fn publish(&self, lo: u8, hi: u8, turns: usize) {
+        if self.searched_lo.fetch_max(lo, Ordering::Relaxed) <= lo {
+            self.searched_turns.store(turns, Ordering::Relaxed);
+        }
         self.searched_hi.fetch_min(hi, Ordering::Relaxed);
     }
 
@@ -613,13 +625,13 @@ fn solve_with(
             .as_deref()
             .map_or(&no_ceiling, |c| &c.lowered);
         let shares = shares(rules.players);
-        let publish = |lo, hi| {
+        let publish = |lo, hi, line: &[Action]| {
             if let Some(c) = &config.ceiling {
-                c.publish(lo, hi);
+                c.publish(lo, hi, line.len());
             }
         };
         while lo < hi && !stop.load(Ordering::Relaxed) {
-            publish(lo, hi);
+            publish(lo, hi, &line);
             if let Some(cap) = config.ceiling.as_ref().and_then(|c| c.take(lo, hi)) {
                 hi = cap;
                 goals = open_goals(hi);
@@ -798,7 +810,7 @@ fn solve_with(
             round_budget = round_budget.saturating_mul(2);
             round += 1;
         }
-        publish(lo, hi);
+        publish(lo, hi, &line);
     };
     // One thread searches right here: no pool to build, which matters for the many small
     // solves of batches and samples.
