@@ -41,6 +41,13 @@ pub enum BatchError {
     /// Two proven records of one seed that disagree.
     #[error("seed {seed} has two proven records with different maximum scores ({a} and {b})")]
     Conflict { seed: String, a: u8, b: u8 },
+    /// Records of one seed whose bounds cross: one has a line above what another proves the
+    /// most.
+    #[error(
+        "seed {seed} has records that contradict each other: a line reaches {lower}, yet \
+         another record proves at most {upper}"
+    )]
+    Contradiction { seed: String, lower: u8, upper: u8 },
     #[error("invalid shard {0:?}: write I/N with 1 <= I <= N, e.g. 2/8 (the second of 8 slices)")]
     Shard(String),
 }
@@ -202,6 +209,20 @@ impl Outcome {
     pub fn maybe_winnable(&self) -> bool {
         !self.proven && self.winnable.is_none()
     }
+
+    /// Takes `upper`, proven elsewhere, as the upper bound where it is lower: the verdict
+    /// follows, and where the bounds now meet the maximum score is proven.
+    fn narrow_upper_bound(&mut self, upper: u8) {
+        if upper >= self.upper_bound || self.proven {
+            return;
+        }
+        self.upper_bound = upper.max(self.lower_bound);
+        self.winnable = verdict(self.lower_bound, self.upper_bound, self.perfect_score);
+        if self.lower_bound == self.upper_bound {
+            self.proven = true;
+            self.max_score = self.lower_bound;
+        }
+    }
 }
 
 /// One line of a batch file: a seed, its game, its deck (card names, top first) and the outcome.
@@ -351,30 +372,45 @@ pub fn check_game(
 }
 
 /// One entry per seed, in order of first appearance. Of several entries of a seed a proven one
-/// is kept (the first); two proven ones with different maximum scores are an error.
+/// is kept (the first); two proven ones with different maximum scores are an error, as are
+/// bounds that cross (a line above what another record proves the most). Of undecided ones,
+/// the one with the best line is kept (the later of equals: a retry usually had the longer
+/// limit), its upper bound narrowed to the lowest any of them proved: every bound is a proof,
+/// so the seed's summary counts what all its records together show (it is decided once the
+/// bounds meet).
 pub fn unique(entries: impl IntoIterator<Item = Entry>) -> Result<Vec<Entry>, BatchError> {
     let mut out: Vec<Entry> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for e in entries {
-        match index.get(&e.seed) {
-            None => {
-                index.insert(e.seed.clone(), out.len());
-                out.push(e);
-            }
-            Some(&i) => {
-                let kept = &out[i].outcome;
-                if kept.proven && e.outcome.proven && kept.max_score != e.outcome.max_score {
-                    return Err(BatchError::Conflict {
-                        seed: e.seed,
-                        a: kept.max_score,
-                        b: e.outcome.max_score,
-                    });
-                }
-                if !kept.proven && e.outcome.proven {
-                    out[i] = e;
-                }
-            }
+        let Some(&i) = index.get(&e.seed) else {
+            index.insert(e.seed.clone(), out.len());
+            out.push(e);
+            continue;
+        };
+        let (kept, new) = (&out[i].outcome, &e.outcome);
+        if kept.proven && new.proven && kept.max_score != new.max_score {
+            return Err(BatchError::Conflict {
+                seed: e.seed,
+                a: kept.max_score,
+                b: new.max_score,
+            });
         }
+        let lower = kept.lower_bound.max(new.lower_bound);
+        let upper = kept.upper_bound.min(new.upper_bound);
+        if lower > upper {
+            return Err(BatchError::Contradiction {
+                seed: e.seed,
+                lower,
+                upper,
+            });
+        }
+        if kept.proven {
+            continue;
+        }
+        if new.proven || new.lower_bound >= kept.lower_bound {
+            out[i] = e;
+        }
+        out[i].outcome.narrow_upper_bound(upper);
     }
     Ok(out)
 }

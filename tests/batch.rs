@@ -212,6 +212,98 @@ fn duplicates_count_once_and_proven_ones_win() {
     ));
 }
 
+/// A record of `seed` with the bounds `lo..=hi` (proven where they meet), perfect score 25.
+fn bounded(seed: &str, lo: u8, hi: u8, seconds: f64) -> Entry {
+    let mut r = record(seed, lo, lo == hi, seconds);
+    r.outcome.upper_bound = hi;
+    r.outcome.winnable = verdict(lo, hi, 25);
+    r.outcome.reason = None;
+    r.entry()
+}
+
+/// Every bound is a proof, so the undecided records of a seed narrow each other: the best line
+/// is kept, with the lowest upper bound any of them proved (the seed decided where they meet);
+/// bounds that cross are refused, as are two proven records that disagree.
+#[test]
+fn undecided_records_of_a_seed_narrow_each_other() {
+    let unique = batch::unique([
+        bounded("a1", 22, 25, 2.0),
+        bounded("a2", 23, 25, 2.0),
+        bounded("a3", 23, 24, 2.0),
+        bounded("a1", 23, 25, 60.0),
+        bounded("a2", 22, 24, 60.0),
+        bounded("a3", 22, 23, 60.0),
+        bounded("a4", 23, 25, 2.0),
+        bounded("a4", 23, 25, 60.0),
+    ])
+    .unwrap();
+    /// Seed, bounds, proven, winnable, seconds.
+    type Seen<'a> = (&'a str, u8, u8, bool, Option<bool>, f64);
+    let seen: Vec<Seen> = unique
+        .iter()
+        .map(|e| {
+            let o = &e.outcome;
+            (
+                e.seed.as_str(),
+                o.lower_bound,
+                o.upper_bound,
+                o.proven,
+                o.winnable,
+                o.seconds,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            // The later line is better.
+            ("a1", 23, 25, false, None, 60.0),
+            // The first line is better, the later upper bound lower: the perfect score is out
+            // of reach, the maximum still open.
+            ("a2", 23, 24, false, Some(false), 2.0),
+            // The bounds meet: decided.
+            ("a3", 23, 23, true, Some(false), 2.0),
+            // Equal: the later record.
+            ("a4", 23, 25, false, None, 60.0),
+        ]
+    );
+    assert_eq!(unique[2].outcome.max_score, 23);
+    let summary = Summary::of(&unique);
+    assert_eq!(
+        (
+            summary.undecided,
+            summary.maybe_winnable,
+            summary.not_winnable
+        ),
+        (3, 2, 1)
+    );
+
+    for crossing in [
+        [bounded("a1", 24, 25, 2.0), bounded("a1", 22, 23, 60.0)],
+        [bounded("a1", 22, 23, 2.0), bounded("a1", 24, 25, 60.0)],
+        [bounded("a1", 23, 23, 2.0), bounded("a1", 24, 25, 60.0)],
+        [bounded("a1", 24, 25, 2.0), bounded("a1", 23, 23, 60.0)],
+    ] {
+        let err = batch::unique(crossing).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BatchError::Contradiction {
+                    lower: 24,
+                    upper: 23,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "seed a1 has records that contradict each other: a line reaches 24, yet another \
+             record proves at most 23"
+        );
+    }
+}
+
 #[test]
 fn summary_of_a_hand_made_batch() {
     let entries: Vec<Entry> = [
