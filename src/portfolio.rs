@@ -98,10 +98,12 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 /// took 50 s in all, 42 s asked of their own.
 pub const LADDER_STEPS: u8 = 2;
 
-/// Where the search's best line is one point short of the highest score still open and ends
-/// the game within this many turns of the per-turn formula's horizon ([`encode::horizon`]),
-/// the one SAT thread of a batch asks the per-draw formula for that score instead
-/// ([`Asking::ByLine`]). Such a deal needs nearly every clue the tokens can pay for, and a
+/// Where the search's best line is one point short of the perfect score and ends the game
+/// within this many turns of the per-turn formula's horizon ([`encode::horizon`]), the one SAT
+/// thread of a batch asks the per-draw formula for the perfect score instead
+/// ([`Asking::ByLine`]). Below the perfect score the per-turn formula stays: asked for 29 on
+/// 13 6-player seeds, its short question found most lines sooner (6 of 13), and a per-draw
+/// question for 28 kept p4v2s3425 open for 60 s. Such a deal needs nearly every clue the tokens can pay for, and a
 /// perfect line, if there is one, is as long: the per-turn formula's short question (a line
 /// ending four turns early) rarely has an answer there, and its blocks for every turn that may
 /// be a clue weigh on the solver, where the per-draw formula's blocks are the draws. On the 22
@@ -110,9 +112,9 @@ pub const LADDER_STEPS: u8 = 2;
 /// per-turn one settled 2; but on the others it was slower or never settled, and the search's
 /// line told the two kinds apart: of the 12 with lines of 66 turns or more (the horizon is 69),
 /// the per-draw formula settled 10 sooner, of the 10 with shorter lines, 3. In whole 2 s rows
-/// (`s1..10000`, run back to back on the same day) 4- to 6-player Black left 7, 12 and 29
-/// undecided with this choice (then 12 and 32 again), 9, 13 and 33 with the per-turn formula
-/// alone (then 15 and 34).
+/// (`s1..10000`, all run on one day) 4- to 6-player Black left 7-8, 12-13 and 29-37
+/// undecided with this choice, 9, 13-15 and 33-34 with the per-turn formula alone: a small
+/// gain beside a row's spread from run to run.
 pub const LONG_LINE_TURNS: usize = 3;
 
 /// Which formula a SAT thread asks ([`Formula`]).
@@ -122,8 +124,8 @@ enum Asking {
     Turns,
     /// The per-draw formula (outside endless mode), one score at a time.
     Draws,
-    /// The per-turn formula, but the per-draw one for a score one point above the search's
-    /// best line where that line is long ([`LONG_LINE_TURNS`]): a SAT thread on its own.
+    /// The per-turn formula, but the per-draw one for the perfect score where the search's
+    /// best line is one point short and long ([`LONG_LINE_TURNS`]): a SAT thread on its own.
     ByLine,
 }
 
@@ -138,6 +140,7 @@ impl Asking {
             Asking::ByLine => {
                 let (searched_lo, _) = ceiling.searched();
                 lowest == target
+                    && target == deal.rules.perfect_score()
                     && searched_lo + 1 == target
                     && ceiling.searched_turns() + LONG_LINE_TURNS
                         >= encode::horizon(deal, state, target)
@@ -399,8 +402,8 @@ mod tests {
     }
 
     /// A lone SAT thread asks the per-draw formula exactly where the search's line is one
-    /// point short of the highest open score, that score is asked alone, and the line ends the
-    /// game within `LONG_LINE_TURNS` of the horizon; the racing threads keep their formulas.
+    /// point short of the perfect score, that score is asked alone, and the line ends the game
+    /// within `LONG_LINE_TURNS` of the horizon; the racing threads keep their formulas.
     #[test]
     fn a_long_line_one_point_short_asks_the_per_draw_formula() {
         let variant = Variant::by_id(2).unwrap();
@@ -419,6 +422,8 @@ mod tests {
         assert!(!asks(Asking::ByLine, (29, long - 1), (30, 30)));
         assert!(!asks(Asking::ByLine, (28, long), (30, 30)));
         assert!(!asks(Asking::ByLine, (29, long), (29, 30)));
+        // Below the perfect score, the per-turn formula whatever the line.
+        assert!(!asks(Asking::ByLine, (28, horizon + 5), (29, 29)));
         assert!(!asks(Asking::Turns, (29, long), (30, 30)));
         assert!(asks(Asking::Draws, (28, 0), (28, 30)));
         // Only the latest line's length counts, and a better line replaces a worse one's.
