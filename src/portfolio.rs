@@ -112,9 +112,9 @@ pub const LADDER_STEPS: u8 = 2;
 /// per-turn one settled 2; but on the others it was slower or never settled, and the search's
 /// line told the two kinds apart: of the 12 with lines of 66 turns or more (the horizon is 69),
 /// the per-draw formula settled 10 sooner, of the 10 with shorter lines, 3. In whole 2 s rows
-/// (`s1..10000`, all run on one day) 4- to 6-player Black left 7-8, 12-13 and 29-37
-/// undecided with this choice, 9, 13-15 and 33-34 with the per-turn formula alone: a small
-/// gain beside a row's spread from run to run.
+/// (`s1..10000`, all run on one day) 4- to 6-player Black left 7-9, 12-15 and 29-37
+/// undecided with this choice, 9, 13-15 and 33-34 with the per-turn formula alone: at most a
+/// small gain, within a row's spread from run to run.
 pub const LONG_LINE_TURNS: usize = 3;
 
 /// Which formula a SAT thread asks ([`Formula`]).
