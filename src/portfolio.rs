@@ -101,9 +101,7 @@ pub const LADDER_STEPS: u8 = 2;
 /// Where the search's best line is one point short of the perfect score and ends the game
 /// within this many turns of the per-turn formula's horizon ([`encode::horizon`]), the one SAT
 /// thread of a batch asks the per-draw formula for the perfect score instead
-/// ([`Asking::ByLine`]). Below the perfect score the per-turn formula stays: asked for 29 on
-/// 13 6-player seeds, its short question found most lines sooner (6 of 13), and a per-draw
-/// question for 28 kept p4v2s3425 open for 60 s. Such a deal needs nearly every clue the tokens can pay for, and a
+/// ([`Asking::ByLine`]). Such a deal needs nearly every clue the tokens can pay for, and a
 /// perfect line, if there is one, is as long: the per-turn formula's short question (a line
 /// ending four turns early) rarely has an answer there, and its blocks for every turn that may
 /// be a clue weigh on the solver, where the per-draw formula's blocks are the draws. On the 22
@@ -114,7 +112,9 @@ pub const LADDER_STEPS: u8 = 2;
 /// the per-draw formula settled 10 sooner, of the 10 with shorter lines, 3. In whole 2 s rows
 /// (`s1..10000`, all run on one day) 4- to 6-player Black left 7-9, 12-15 and 29-37
 /// undecided with this choice, 9, 13-15 and 33-34 with the per-turn formula alone: at most a
-/// small gain, within a row's spread from run to run.
+/// small gain, within a row's spread from run to run. Below the perfect score the per-turn
+/// formula stays: asked for 29 on 13 6-player seeds, it was sooner on 6 of them (its short
+/// question answers more often there), the per-draw formula on 5.
 pub const LONG_LINE_TURNS: usize = 3;
 
 /// Which formula a SAT thread asks ([`Formula`]).
@@ -171,9 +171,9 @@ struct SatBounds {
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
-/// at a time: the per-turn one, but the per-draw one where the search's line is long and one
-/// point short ([`LONG_LINE_TURNS`]). Where the SAT encoding does not model the rules (or `sat_after` is `None`),
-/// this is the search alone.
+/// at a time: the per-turn one, but the per-draw one for the perfect score where the search's
+/// line is long and one point short ([`LONG_LINE_TURNS`]). Where the SAT encoding does not
+/// model the rules (or `sat_after` is `None`), this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
 /// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
