@@ -9,21 +9,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use hanabi_solver::game::rules::{Options, Rules};
-use hanabi_solver::game::variant::Variant;
+use hanabi_solver::benchset::parse_set;
 use hanabi_solver::sat::{self, Decision, Stop};
-use hanabi_solver::seed::{parse_seed_name, shuffled_deck};
-use hanabi_solver::state::{Deal, State};
-
-/// The deal of a hanab.live Black (6 Suits) seed name.
-fn black(seed: &str) -> (Deal, State) {
-    let variant = Variant::by_id(2).expect("Black (6 Suits) is variant 2");
-    let (players, _) = parse_seed_name(seed)
-        .expect("a seed name")
-        .expect("a hanab.live seed name");
-    let rules = Rules::new(variant.clone(), players, &Options::default()).expect("default rules");
-    Deal::from_deck(rules, &shuffled_deck(seed, &variant)).expect("a full deck")
-}
 
 /// Winnable deals whose perfect line the per-turn formula finds in about a second, and lost
 /// ones it refutes in one or two (the 2 s row left each of them open).
@@ -37,8 +24,11 @@ fn group(c: &mut Criterion, name: &str, seeds: &[&str], won: bool, by_draws: boo
         .sampling_mode(SamplingMode::Flat)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(10));
-    for seed in seeds {
-        let (deal, state) = black(seed);
+    // Read as a bench set reads hanab.live seed names: players and variant from the name.
+    let set = parse_set(name, "benches/sat.rs", &seeds.join("\n")).expect("hanab.live seeds");
+    for d in &set.deals {
+        let (deal, state) = d.deal();
+        let seed = &d.label;
         let perfect = deal.rules.perfect_score();
         g.bench_function(BenchmarkId::from_parameter(seed), |b| {
             b.iter(|| {

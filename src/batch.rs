@@ -210,13 +210,14 @@ impl Outcome {
         !self.proven && self.winnable.is_none()
     }
 
-    /// Takes `upper`, proven elsewhere, as the upper bound where it is lower: the verdict
-    /// follows, and where the bounds now meet the maximum score is proven.
+    /// Takes `upper`, proven elsewhere and at least the lower bound ([`unique`] refuses
+    /// crossing bounds first), as the upper bound where it is lower: the verdict follows, and
+    /// where the bounds now meet the maximum score is proven.
     fn narrow_upper_bound(&mut self, upper: u8) {
         if upper >= self.upper_bound || self.proven {
             return;
         }
-        self.upper_bound = upper.max(self.lower_bound);
+        self.upper_bound = upper;
         self.winnable = verdict(self.lower_bound, self.upper_bound, self.perfect_score);
         if self.lower_bound == self.upper_bound {
             self.proven = true;

@@ -225,12 +225,6 @@ fn rungs(cnf: &mut Cnf, deal: &Deal, state: &State, scores: RangeInclusive<u8>) 
     rungs
 }
 
-/// The rung of `rungs` that asks for `target` (as [`asked`] maps it).
-fn rung_for<'a>(rungs: &'a [Rung], rules: &Rules, target: u8) -> Option<&'a Rung> {
-    let target = asked(rules, target);
-    rungs.iter().find(|r| r.score == target)
-}
-
 /// For each of `higher` (rungs above the lowest), its pace under its assumption: a throw
 /// `counted` against the pace is not one too many (`thrown_so_far` counts those before it).
 fn pace_when(
@@ -573,8 +567,10 @@ impl Encoding {
         }
     }
 
+    /// The rung that asks for `target` (as [`asked`] maps it).
     fn rung(&self, rules: &Rules, target: u8) -> Option<&Rung> {
-        rung_for(&self.rungs, rules, target)
+        let target = asked(rules, target);
+        self.rungs.iter().find(|r| r.score == target)
     }
 
     /// The assumption that asks for `target`: `Some(None)` for the lowest score, which the
