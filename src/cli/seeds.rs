@@ -285,14 +285,26 @@ fn print_undecided(w: &mut dyn Write, entries: &[Entry], settle: &str) -> std::i
     writeln!(w, "  to settle them: {settle}")
 }
 
-/// How to settle the undecided seeds of a run: solve them again with a longer limit (a larger
-/// node limit where `by_nodes`), from the --out file that holds them (`out`, where the run
-/// wrote a regular file).
-fn settle_hint(out: Option<&str>, by_nodes: bool) -> String {
+/// The time limit to solve undecided seeds again with: five times the one that stopped them
+/// (`previous`, in seconds, rounded), and at least a minute. In the rows of `results/` most
+/// seeds a limit stopped needed only a few times as long, and a minute settled nearly every
+/// seed the 2 s rows left; a run that already had a minute needs more than the same again.
+fn longer_time_limit(previous: Option<f64>) -> u64 {
+    let previous = previous.map_or(0, |s| s.round() as u64);
+    previous.saturating_mul(5).max(60)
+}
+
+/// How to settle the undecided seeds of a run: solve them again with a longer limit than
+/// `time_limit` (a larger node limit where `by_nodes`), from the --out file that holds them
+/// (`out`, where the run wrote a regular file).
+fn settle_hint(out: Option<&str>, by_nodes: bool, time_limit: Option<f64>) -> String {
     let limit = if by_nodes {
-        "a larger --max-nodes (or none)"
+        "a larger --max-nodes (or none)".to_string()
     } else {
-        "a longer limit (--time-limit 60, say)"
+        format!(
+            "a longer limit (--time-limit {}, say)",
+            longer_time_limit(time_limit)
+        )
     };
     match out {
         Some(path) => format!(
@@ -439,9 +451,18 @@ fn summarize(args: &SeedsArgs) -> anyhow::Result<()> {
             records - entries.len()
         );
     }
-    let settle = "solve them again from their file, with the run's own options and a longer \
-                  limit: seeds ... --out FILE.jsonl --retry-undecided --time-limit 60";
-    print_summary(&mut std::io::stdout(), &summary, &entries, settle)?;
+    // An undecided seed's time is about the limit that stopped it.
+    let stopped_at = entries
+        .iter()
+        .filter(|e| !e.outcome.proven)
+        .map(|e| e.outcome.seconds)
+        .reduce(f64::max);
+    let settle = format!(
+        "solve them again from their file, with the run's own options and a longer limit: \
+         seeds ... --out FILE.jsonl --retry-undecided --time-limit {}",
+        longer_time_limit(stopped_at)
+    );
+    print_summary(&mut std::io::stdout(), &summary, &entries, &settle)?;
     if let Some(rate) = summary.seeds_per_thread_second {
         outln!("Speed: {rate:.1} seeds/s per thread (solving time only)");
     }
@@ -700,6 +721,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     let settle = settle_hint(
         out_name.as_deref().filter(|_| out_regular),
         args.max_nodes.is_some(),
+        args.time_limit,
     );
     print_summary(&mut w, &summary, &entries, &settle)?;
     match seeds_per_second {
@@ -719,7 +741,21 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::default_tt_mb;
+    use super::{default_tt_mb, longer_time_limit};
+
+    #[test]
+    fn undecided_seeds_are_retried_with_a_longer_limit() {
+        assert_eq!(longer_time_limit(None), 60);
+        assert_eq!(longer_time_limit(Some(2.0)), 60);
+        assert_eq!(longer_time_limit(Some(12.0)), 60);
+        assert_eq!(longer_time_limit(Some(13.0)), 65);
+        assert_eq!(longer_time_limit(Some(60.0)), 300);
+        // An undecided seed's time runs a little past its limit.
+        assert_eq!(longer_time_limit(Some(60.04)), 300);
+        assert_eq!(longer_time_limit(Some(300.0)), 1500);
+        assert_eq!(longer_time_limit(Some(f64::NAN)), 60);
+        assert_eq!(longer_time_limit(Some(1e300)), u64::MAX);
+    }
 
     #[test]
     fn default_tables_share_a_fixed_total() {
