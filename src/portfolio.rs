@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sat::{self, encode, Decision, Formula, Ladder, SatError, ShortFirst, Stop};
+use crate::sat::{self, encode, Decision, Expect, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
 use crate::state::{Action, Deal, State};
 
@@ -130,6 +130,15 @@ enum Asking {
 }
 
 impl Asking {
+    /// What this thread's questions mostly are ([`Expect`]): refutations for the per-draw
+    /// thread of a race, whose per-turn thread finds the lines; either for a thread alone.
+    fn expect(self) -> Expect {
+        match self {
+            Asking::Draws => Expect::Refutation,
+            Asking::Turns | Asking::ByLine => Expect::Either,
+        }
+    }
+
     /// Whether to ask the per-draw formula for `target` (the highest score still open, asked
     /// with the scores from `lowest` up), given what the search has published in `ceiling`.
     fn by_draws(self, deal: &Deal, state: &State, scores: (u8, u8), ceiling: &Ceiling) -> bool {
@@ -286,7 +295,8 @@ fn sat_bounds(
             let lowest = target.saturating_sub(LADDER_STEPS).max(reached + 1);
             let by_draws = asking.by_draws(deal, state, (lowest, target), ceiling);
             let formula = Formula::for_scores(deal, state, lowest..=target, by_draws);
-            ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT)));
+            let expect = asking.expect();
+            ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT), expect));
         }
         let ladder = ladder.as_mut().expect("made above");
         match ladder.ask(deal, state, target, asked)? {
@@ -426,6 +436,11 @@ mod tests {
         assert!(!asks(Asking::ByLine, (28, horizon + 5), (29, 29)));
         assert!(!asks(Asking::Turns, (29, long), (30, 30)));
         assert!(asks(Asking::Draws, (28, 0), (28, 30)));
+        // Only the racing per-draw thread, beside one that finds the lines, expects
+        // refutations; a thread alone, whichever formula it asks, expects either answer.
+        assert_eq!(Asking::Draws.expect(), Expect::Refutation);
+        assert_eq!(Asking::ByLine.expect(), Expect::Either);
+        assert_eq!(Asking::Turns.expect(), Expect::Either);
         // Only the latest line's length counts, and a better line replaces a worse one's.
         let ceiling = Ceiling::new(30);
         ceiling.publish(28, 30, horizon);

@@ -794,7 +794,7 @@ fn sat_reaches(
 /// included).
 #[test]
 fn sat_encoding_agrees_with_reference() {
-    use hanabi_solver::sat::{draws, encode, Formula, Ladder};
+    use hanabi_solver::sat::{draws, encode, Expect, Formula, Ladder};
     let mut rng = Rng(0x5a7);
     let short = Some(SHORT_TWO);
     // [target not reached, target reached], over every position and target.
@@ -821,8 +821,13 @@ fn sat_encoding_agrees_with_reference() {
                 } else {
                     Formula::Turns(encode::Encoding::new(&deal, &s, target, implied))
                 };
-                let reached =
-                    sat_reaches(&mut Ladder::new(encoding, short_first), &deal, &s, target);
+                let expect = if by_draws {
+                    Expect::Refutation
+                } else {
+                    Expect::Either
+                };
+                let ladder = &mut Ladder::new(encoding, short_first, expect);
+                let reached = sat_reaches(ladder, &deal, &s, target);
                 assert_eq!(
                     reached,
                     best >= target,
@@ -854,7 +859,7 @@ fn sat_encoding_agrees_with_reference() {
 /// some line reaches that score, and its line, checked by the rules, does.
 #[test]
 fn sat_ladder_agrees_with_reference() {
-    use hanabi_solver::sat::{encode, Formula, Ladder};
+    use hanabi_solver::sat::{encode, Expect, Formula, Ladder};
     let mut rng = Rng(0x1add3);
     let short = Some(SHORT_TWO);
     // [target not reached, target reached], for scores asked under an assumption.
@@ -869,7 +874,7 @@ fn sat_ladder_agrees_with_reference() {
         for (implied, short_first) in [(true, None), (false, None), (true, short)] {
             let scores = lowest..=perfect;
             let formula = Formula::Turns(encode::Encoding::for_scores(&deal, &s, scores, implied));
-            let mut ladder = Ladder::new(formula, short_first);
+            let mut ladder = Ladder::new(formula, short_first, Expect::Either);
             ladders += 1;
             let scores = (lowest..=perfect).rev().chain(lowest..=perfect);
             for target in scores {

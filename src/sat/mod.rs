@@ -61,22 +61,6 @@ impl Formula {
         }
     }
 
-    /// The configuration CaDiCaL solves it under. The per-draw formula is asked where the
-    /// question is most often a refutation (in `solve`'s race, beside the per-turn formula),
-    /// and there CaDiCaL's `unsat` configuration (which stays in its focused mode) settled
-    /// hard deals sooner: 10 hard 5- and 6-player Black seeds took 47 s in all with it and
-    /// 60 s with the default, run back to back (`solve SEED --time-limit 30`, 2 cores;
-    /// p5v2s5313 stayed open either way). Asked alone on the 83 hardest 5- and 6-player Black
-    /// seeds of the 2 s rows, it left 12 and 41 open (three runs) under `unsat`, 13 and 44
-    /// under the default. The per-turn formula keeps the default: under `unsat` it left 22
-    /// and 45 of them open (one run), against 21 and 40.
-    fn config(&self) -> &'static str {
-        match self {
-            Formula::Turns(_) => "default",
-            Formula::Draws(_) => "unsat",
-        }
-    }
-
     /// The assumption that asks for `target` (`Some(None)`: the formula asks it outright), or
     /// `None` where the formula cannot be asked for it. Only the per-turn form asks for more
     /// than one score.
@@ -101,6 +85,39 @@ impl Formula {
         match self {
             Formula::Turns(e) => e.line(deal, state, value),
             Formula::Draws(e) => e.line(deal, state, value),
+        }
+    }
+}
+
+/// What the asker expects a question's answer to be, which picks CaDiCaL's configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Expect {
+    /// Lines and refutations alike: CaDiCaL's default configuration.
+    #[default]
+    Either,
+    /// Mostly refutations: CaDiCaL's `unsat` configuration, which stays in its focused mode.
+    /// `solve`'s race asks the per-draw formula so, beside a per-turn thread that finds the
+    /// lines: 10 hard 5- and 6-player Black seeds took 47 s in all with it and 60 s with the
+    /// default, run back to back (`solve SEED --time-limit 30`, 2 cores; p5v2s5313 stayed
+    /// open either way). Asked alone on the 83 hardest 5- and 6-player Black seeds of the
+    /// 2 s rows, the per-draw formula left 12 and 41 open (three runs) under `unsat`, 13 and
+    /// 44 under the default; the per-turn formula 22 and 45 under `unsat` (one run), against
+    /// 21 and 40. But a batch's single SAT thread, asking the per-draw formula for the perfect
+    /// score of a deal whose search line is long and one point short (winnable or not alike),
+    /// does better under the default: on the 59 hardest 5- and 6-player Black seeds of the
+    /// 2 s rows (2 s each, two at once, four runs alternating), 47, 53, 51 and 50 stayed open
+    /// with it, 50, 54, 54 and 52 under `unsat` (lines sooner: p5v2s3907 and p6v2s5411 settled
+    /// in every run with it, in none without; refutations later: p6v2s3465 in one run against
+    /// four).
+    Refutation,
+}
+
+impl Expect {
+    /// CaDiCaL's name of the configuration.
+    fn config(self) -> &'static str {
+        match self {
+            Expect::Either => "default",
+            Expect::Refutation => "unsat",
         }
     }
 }
@@ -185,7 +202,8 @@ pub fn reach(deal: &Deal, state: &State, target: u8, stop: Stop) -> Result<Decis
 }
 
 /// [`reach`] with the per-draw formula ([`draws`]) where `by_draws` asks for it and it
-/// applies, and otherwise the per-turn one ([`encode`]).
+/// applies, expecting a refutation as `solve`'s race does ([`Expect`]), and otherwise the
+/// per-turn one ([`encode`]).
 pub fn reach_by(
     deal: &Deal,
     state: &State,
@@ -195,7 +213,11 @@ pub fn reach_by(
 ) -> Result<Decision, SatError> {
     encode::applies(deal, state).map_err(SatError::NotModelled)?;
     let formula = Formula::for_scores(deal, state, target..=target, by_draws);
-    Ladder::new(formula, Some(ShortFirst::DEFAULT)).ask(deal, state, target, stop)
+    let expect = match formula {
+        Formula::Draws(_) => Expect::Refutation,
+        Formula::Turns(_) => Expect::Either,
+    };
+    Ladder::new(formula, Some(ShortFirst::DEFAULT), expect).ask(deal, state, target, stop)
 }
 
 /// A formula in a solver, asked for one target score after another.
@@ -217,11 +239,11 @@ pub struct Ladder {
 }
 
 impl Ladder {
-    /// `formula` in a fresh solver, each question asked first for a short line where
-    /// `short_first` says so and the formula has one.
-    pub fn new(formula: Formula, short_first: Option<ShortFirst>) -> Ladder {
+    /// `formula` in a fresh solver configured for what `expect`s, each question asked first
+    /// for a short line where `short_first` says so and the formula has one.
+    pub fn new(formula: Formula, short_first: Option<ShortFirst>, expect: Expect) -> Ladder {
         let mut solver: cadical::Solver<Stop> =
-            cadical::Solver::with_config(formula.config()).expect("CaDiCaL has this configuration");
+            cadical::Solver::with_config(expect.config()).expect("CaDiCaL has this configuration");
         for clause in formula.cnf().clauses() {
             solver.add_clause(clause.iter().copied());
         }
