@@ -108,7 +108,8 @@ pub enum Expect {
     /// 2 s rows (2 s each, two at once, four runs alternating), 47, 53, 51 and 50 stayed open
     /// with it, 50, 54, 54 and 52 under `unsat` (lines sooner: p5v2s3907 and p6v2s5411 settled
     /// in every run with it, in none without; refutations later: p6v2s3465 in one run against
-    /// four).
+    /// four). Whole 2 s rows do not show it above their noise (6 players: 38 and 32 undecided
+    /// with it, 33 and 35 without, run alternately).
     Refutation,
 }
 
