@@ -265,7 +265,7 @@ pub fn decide(
 /// lowers `ceiling` at once. The scores still open are read afresh before each question from
 /// what the search has published in `ceiling`: nothing above its upper bound, and nothing its
 /// own line already reaches (it may have settled them while the last question ran). `asking`
-/// chooses the formula of each new question.
+/// chooses the formula of each new question and the solver's configuration for it.
 fn sat_bounds(
     deal: &Deal,
     state: &State,

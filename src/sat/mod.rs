@@ -90,10 +90,9 @@ impl Formula {
 }
 
 /// What the asker expects a question's answer to be, which picks CaDiCaL's configuration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// Lines and refutations alike: CaDiCaL's default configuration.
-    #[default]
     Either,
     /// Mostly refutations: CaDiCaL's `unsat` configuration, which stays in its focused mode.
     /// `solve`'s race asks the per-draw formula so, beside a per-turn thread that finds the
