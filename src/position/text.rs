@@ -347,257 +347,521 @@ pub fn hand_card_text(variant: &Variant, card: Option<Card>, hint: KindSet) -> S
     format!("?{{{}}}", names.join(","))
 }
 
-/// Reads a position file. Every syntax fault found is reported, each with its line; a file
-/// that reads may still mean something impossible ([`super::Position::new`] checks that).
-pub fn parse(text: &str) -> Result<PositionFile, Faults> {
-    // A byte-order mark some editors put at the start of a UTF-8 file is not part of the text.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut p = Parser {
-        entries: HashMap::new(),
-        hands: Vec::new(),
-        faults: Vec::new(),
-        last: text.lines().count().max(1),
-    };
-    let mut first_seen: HashMap<String, usize> = HashMap::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let Some((key, value)) = content.split_once(':') else {
-            p.faults.push(fault(
-                line,
-                format!("expected `key: value`, found `{content}`"),
-            ));
-            continue;
+/// The hands of every seat (`None` where one did not read) and what each holder knows of
+/// each card.
+type Hands = (Option<Vec<Vec<Option<Card>>>>, Vec<Vec<KindSet>>);
+
+/// The steps of [`parse`], one per part of the position, each taking its keys and faulting
+/// what it cannot read.
+impl Parser {
+    /// Reads every `key: value` line, faulting unknown and repeated keys.
+    fn read(text: &str) -> Parser {
+        // A byte-order mark some editors put at the start of a UTF-8 file is not part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut p = Parser {
+            entries: HashMap::new(),
+            hands: Vec::new(),
+            faults: Vec::new(),
+            last: text.lines().count().max(1),
         };
-        let words: Vec<&str> = key.split_whitespace().collect();
-        let value = value.trim().to_string();
-        let key = match words.as_slice() {
-            ["hand", name] => format!("hand {name}"),
-            [k] if KEYS.contains(k) && *k != "hand NAME" => k.to_string(),
-            ["hand"] | ["hand", ..] => {
+        let mut first_seen: HashMap<String, usize> = HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = content.split_once(':') else {
                 p.faults.push(fault(
                     line,
-                    format!(
-                        "`{}`: write `hand NAME:` with one player's name",
-                        key.trim()
-                    ),
+                    format!("expected `key: value`, found `{content}`"),
+                ));
+                continue;
+            };
+            let words: Vec<&str> = key.split_whitespace().collect();
+            let value = value.trim().to_string();
+            let key = match words.as_slice() {
+                ["hand", name] => format!("hand {name}"),
+                [k] if KEYS.contains(k) && *k != "hand NAME" => k.to_string(),
+                ["hand"] | ["hand", ..] => {
+                    p.faults.push(fault(
+                        line,
+                        format!(
+                            "`{}`: write `hand NAME:` with one player's name",
+                            key.trim()
+                        ),
+                    ));
+                    continue;
+                }
+                _ => {
+                    p.faults.push(fault(
+                        line,
+                        format!(
+                            "unknown key `{}` (known keys: {})",
+                            key.trim(),
+                            KEYS.join(", ")
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            if let Some(&first) = first_seen.get(&key) {
+                p.faults.push(fault(
+                    line,
+                    format!("duplicate key `{key}` (first on line {first})"),
                 ));
                 continue;
             }
-            _ => {
-                p.faults.push(fault(
-                    line,
-                    format!(
-                        "unknown key `{}` (known keys: {})",
-                        key.trim(),
-                        KEYS.join(", ")
-                    ),
-                ));
-                continue;
+            first_seen.insert(key.clone(), line);
+            if let Some(name) = key.strip_prefix("hand ") {
+                p.hands.push((name.to_string(), line, value));
+            } else {
+                p.entries.insert(key, Entry { line, value });
             }
-        };
-        if let Some(&first) = first_seen.get(&key) {
-            p.faults.push(fault(
-                line,
-                format!("duplicate key `{key}` (first on line {first})"),
-            ));
-            continue;
         }
-        first_seen.insert(key.clone(), line);
-        if let Some(name) = key.strip_prefix("hand ") {
-            p.hands.push((name.to_string(), line, value));
-        } else {
-            p.entries.insert(key, Entry { line, value });
+        p
+    }
+
+    /// The variant: `variant:`, or `suits:` (with `ranks:` and `copies:`) for a research deck.
+    fn variant(&mut self, lines: &mut Lines) -> Option<Variant> {
+        let copies = self.take("copies");
+        match (self.take("variant"), self.take("suits"), self.take("ranks")) {
+            (Some(v), suits, ranks) => {
+                for e in [suits, ranks, copies].into_iter().flatten() {
+                    self.faults.push(fault(
+                        e.line,
+                        format!(
+                            "`suits:`, `ranks:` and `copies:` describe a research deck; the file already names the variant on line {}",
+                            v.line
+                        ),
+                    ));
+                }
+                lines.variant = v.line;
+                match Variant::parse(&v.value) {
+                    Ok(variant) => Some(variant),
+                    Err(e) => {
+                        self.faults.push(fault(v.line, format!("variant: {e}")));
+                        None
+                    }
+                }
+            }
+            (None, Some(s), r) => {
+                lines.variant = s.line;
+                self.research_variant(s, r, copies)
+            }
+            (None, None, Some(r)) => {
+                self.faults.push(fault(
+                    r.line,
+                    "`ranks:` needs `suits:` (a research deck) or use `variant:`",
+                ));
+                if let Some(c) = copies {
+                    self.faults
+                        .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
+                }
+                None
+            }
+            (None, None, None) if copies.is_some() => {
+                let c = copies.expect("some");
+                self.faults
+                    .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
+                None
+            }
+            (None, None, None) => {
+                self.missing(
+                    "variant",
+                    "variant: no-variant, or suits: 3 and ranks: 3 for a research deck",
+                );
+                None
+            }
         }
     }
 
-    let mut lines = Lines {
-        last: p.last,
-        ..Lines::default()
-    };
-
-    // The variant.
-    let copies = p.take("copies");
-    let variant = match (p.take("variant"), p.take("suits"), p.take("ranks")) {
-        (Some(v), suits, ranks) => {
-            for e in [suits, ranks, copies].into_iter().flatten() {
-                p.faults.push(fault(
+    /// A research deck: `suits:`, with `ranks:` (default 5) and `copies:` (default: the usual
+    /// copies of each rank).
+    fn research_variant(
+        &mut self,
+        s: Entry,
+        r: Option<Entry>,
+        copies: Option<Entry>,
+    ) -> Option<Variant> {
+        let number = |e: &Entry, key: &str, faults: &mut Vec<Error>| match e.value.parse::<u8>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                faults.push(fault(
                     e.line,
-                    format!(
-                        "`suits:`, `ranks:` and `copies:` describe a research deck; the file already names the variant on line {}",
-                        v.line
-                    ),
+                    format!("{key}: `{}` is not a whole number", e.value),
                 ));
+                None
             }
-            lines.variant = v.line;
-            match Variant::parse(&v.value) {
-                Ok(variant) => Some(variant),
-                Err(e) => {
-                    p.faults.push(fault(v.line, format!("variant: {e}")));
-                    None
+        };
+        let suits = number(&s, "suits", &mut self.faults);
+        let ranks = match &r {
+            Some(r) => number(r, "ranks", &mut self.faults),
+            None => Some(5),
+        };
+        let per_rank = self.copies_per_rank(copies.as_ref(), ranks);
+        match (suits, ranks, per_rank) {
+            (Some(suits), Some(ranks), Some(per_rank)) => {
+                match Variant::research_with_copies(suits, ranks, &per_rank) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        let line = if (1..=6).contains(&suits) {
+                            r.as_ref().map_or(s.line, |r| r.line)
+                        } else {
+                            s.line
+                        };
+                        self.faults.push(fault(
+                            line,
+                            e.to_string()
+                                .replace("--suits", "suits")
+                                .replace("--ranks", "ranks"),
+                        ));
+                        None
+                    }
                 }
             }
+            _ => None,
         }
-        (None, Some(s), r) => {
-            lines.variant = s.line;
-            let number = |e: &Entry, key: &str, faults: &mut Vec<Error>| match e.value.parse::<u8>()
-            {
-                Ok(n) => Some(n),
-                Err(_) => {
-                    faults.push(fault(
-                        e.line,
-                        format!("{key}: `{}` is not a whole number", e.value),
-                    ));
-                    None
+    }
+
+    /// The copies of each rank of a research deck with `ranks` ranks (`copies:`, or the
+    /// default), checked here so that each fault names its number.
+    fn copies_per_rank(&mut self, copies: Option<&Entry>, ranks: Option<u8>) -> Option<Vec<u8>> {
+        match (copies, ranks) {
+            (None, Some(ranks)) => Some(Variant::research_default_copies(
+                ranks.clamp(1, MAX_RANK as u8),
+            )),
+            (Some(c), Some(ranks)) => {
+                let mut list = Vec::new();
+                let mut ok = true;
+                for token in tokens(&c.value) {
+                    match token.parse::<u8>() {
+                        Ok(n) if (1..=MAX_COPIES).contains(&n) => list.push(n),
+                        _ => {
+                            self.faults.push(fault(
+                                c.line,
+                                format!(
+                                    "copies: `{token}` is not a number of copies from 1 to {MAX_COPIES}"
+                                ),
+                            ));
+                            ok = false;
+                        }
+                    }
                 }
-            };
-            let suits = number(&s, "suits", &mut p.faults);
-            let ranks = match &r {
-                Some(r) => number(r, "ranks", &mut p.faults),
-                None => Some(5),
-            };
-            // The copies of each rank, checked here so that each fault names its number.
-            let per_rank = match (&copies, ranks) {
-                (None, Some(ranks)) => Some(Variant::research_default_copies(
-                    ranks.clamp(1, MAX_RANK as u8),
-                )),
-                (Some(c), Some(ranks)) => {
-                    let mut list = Vec::new();
-                    let mut ok = true;
-                    for token in tokens(&c.value) {
-                        match token.parse::<u8>() {
-                            Ok(n) if (1..=MAX_COPIES).contains(&n) => list.push(n),
-                            _ => {
-                                p.faults.push(fault(
-                                    c.line,
-                                    format!(
-                                        "copies: `{token}` is not a number of copies from 1 to {MAX_COPIES}"
-                                    ),
+                if ok && (1..=MAX_RANK as u8).contains(&ranks) && list.len() != ranks as usize {
+                    self.faults.push(fault(
+                        c.line,
+                        format!(
+                            "copies: give one number per rank, rank 1 first: {ranks} numbers, not {}",
+                            list.len()
+                        ),
+                    ));
+                    ok = false;
+                }
+                ok.then_some(list)
+            }
+            (_, None) => None,
+        }
+    }
+
+    /// The players' names, in seat order (`players:` names them or counts them).
+    fn players(&mut self, lines: &mut Lines) -> Option<Vec<String>> {
+        match self.take("players") {
+            None => {
+                self.missing("players", "players: Alice Bob");
+                None
+            }
+            Some(e) => {
+                lines.players = e.line;
+                let words: Vec<&str> = tokens(&e.value).collect();
+                match words.as_slice() {
+                    [] => {
+                        self.faults.push(fault(
+                            e.line,
+                            "players: give the names in seat order, or how many players",
+                        ));
+                        None
+                    }
+                    [n] if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
+                        Ok(n) if (2..=MAX_PLAYERS).contains(&n) => {
+                            Some(DEFAULT_NAMES[..n].iter().map(|s| s.to_string()).collect())
+                        }
+                        _ => {
+                            self.faults.push(fault(
+                                e.line,
+                                format!("players: a game has 2 to 6 players, not {n}"),
+                            ));
+                            None
+                        }
+                    },
+                    names => {
+                        let mut ok = true;
+                        for (i, name) in names.iter().enumerate() {
+                            if *name == "?" || name.chars().all(|c| c.is_ascii_digit()) {
+                                self.faults.push(fault(
+                                    e.line,
+                                    format!("players: `{name}` cannot be a name"),
+                                ));
+                                ok = false;
+                            } else if names[..i].contains(name) {
+                                self.faults.push(fault(
+                                    e.line,
+                                    format!("players: `{name}` is named twice"),
                                 ));
                                 ok = false;
                             }
                         }
+                        if !(2..=MAX_PLAYERS).contains(&names.len()) {
+                            self.faults.push(fault(
+                                e.line,
+                                format!("players: a game has 2 to 6 players, not {}", names.len()),
+                            ));
+                            ok = false;
+                        }
+                        ok.then(|| names.iter().map(|s| s.to_string()).collect())
                     }
-                    if ok && (1..=MAX_RANK as u8).contains(&ranks) && list.len() != ranks as usize {
-                        p.faults.push(fault(
-                            c.line,
+                }
+            }
+        }
+    }
+
+    /// The clue tokens held now, in the units of the variant's token rules.
+    fn clues(&mut self, economy: &TokenRules, lines: &mut Lines) -> Option<u8> {
+        self.take("clues").and_then(|e| {
+            lines.clues = e.line;
+            let units = economy.units(&e.value);
+            if units.is_none() {
+                let halves = if economy.scale == 2 {
+                    ", or one and a half like 3.5 in Clue Starved"
+                } else {
+                    ""
+                };
+                self.faults.push(fault(
+                    e.line,
+                    format!(
+                        "clues: `{}` is not a whole number of tokens{halves}",
+                        e.value
+                    ),
+                ));
+            }
+            units
+        })
+    }
+
+    /// The type of the last clue given (Alternating Clues only): `Some(true)` for a colour.
+    fn last_clue(&mut self, economy: &TokenRules, lines: &mut Lines) -> Option<bool> {
+        self.take("last-clue").and_then(|e| {
+            lines.last_clue = e.line;
+            let value = match e.value.to_ascii_lowercase().as_str() {
+                "colour" | "color" => Some(Some(true)),
+                "rank" | "number" => Some(Some(false)),
+                "none" => Some(None),
+                _ => None,
+            };
+            match value {
+                None => {
+                    self.faults.push(fault(
+                        e.line,
+                        format!("last-clue: `{}` is not colour, rank or none", e.value),
+                    ));
+                    None
+                }
+                Some(v) if v.is_some() && !economy.alternating => {
+                    self.faults.push(fault(
+                        e.line,
+                        "last-clue: only Alternating Clues variants remember the last clue's type"
+                            .to_string(),
+                    ));
+                    None
+                }
+                Some(v) => v,
+            }
+        })
+    }
+
+    /// Every suit's firework height.
+    fn stacks(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Stack>> {
+        match (self.take("stacks"), variant) {
+            (None, _) => {
+                self.missing("stacks", "stacks: r0 y0 g0 b0 p0");
+                None
+            }
+            (Some(e), None) => {
+                lines.stacks = e.line;
+                None
+            }
+            (Some(e), Some(v)) => {
+                lines.stacks = e.line;
+                let mut heights: Vec<Option<Stack>> = vec![None; v.suits.len()];
+                let mut ok = true;
+                for token in tokens(&e.value) {
+                    match v.parse_stack(token) {
+                        Ok((s, stack)) => {
+                            let s = s as usize;
+                            if heights[s].is_some() {
+                                self.faults.push(fault(
+                                    e.line,
+                                    format!(
+                                        "stacks: `{token}`: suit {} is given twice",
+                                        v.suits[s].short
+                                    ),
+                                ));
+                                ok = false;
+                            }
+                            heights[s] = Some(stack);
+                        }
+                        Err(why) => {
+                            self.faults.push(fault(e.line, format!("stacks: {why}")));
+                            ok = false;
+                        }
+                    }
+                }
+                for (s, h) in heights.iter().enumerate() {
+                    if h.is_none() {
+                        self.faults.push(fault(
+                            e.line,
                             format!(
-                                "copies: give one number per rank, rank 1 first: {ranks} numbers, not {}",
-                                list.len()
+                                "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
+                                v.suits[s].short, v.suits[s].short
                             ),
                         ));
                         ok = false;
                     }
-                    ok.then_some(list)
                 }
-                (_, None) => None,
-            };
-            match (suits, ranks, per_rank) {
-                (Some(suits), Some(ranks), Some(per_rank)) => {
-                    match Variant::research_with_copies(suits, ranks, &per_rank) {
-                        Ok(v) => Some(v),
-                        Err(e) => {
-                            let line = if (1..=6).contains(&suits) {
-                                r.as_ref().map_or(s.line, |r| r.line)
-                            } else {
-                                s.line
-                            };
-                            p.faults.push(fault(
-                                line,
-                                e.to_string()
-                                    .replace("--suits", "suits")
-                                    .replace("--ranks", "ranks"),
-                            ));
-                            None
-                        }
-                    }
-                }
-                _ => None,
+                ok.then(|| {
+                    heights
+                        .into_iter()
+                        .map(|h| h.unwrap_or(Stack::EMPTY))
+                        .collect::<Vec<Stack>>()
+                })
             }
         }
-        (None, None, Some(r)) => {
-            p.faults.push(fault(
-                r.line,
-                "`ranks:` needs `suits:` (a research deck) or use `variant:`",
-            ));
-            if let Some(c) = copies {
-                p.faults
-                    .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
-            }
-            None
-        }
-        (None, None, None) if copies.is_some() => {
-            let c = copies.expect("some");
-            p.faults
-                .push(fault(c.line, "`copies:` needs `suits:` (a research deck)"));
-            None
-        }
-        (None, None, None) => {
-            p.missing(
-                "variant",
-                "variant: no-variant, or suits: 3 and ranks: 3 for a research deck",
-            );
-            None
-        }
-    };
+    }
 
-    // The players.
-    let names: Option<Vec<String>> = match p.take("players") {
-        None => {
-            p.missing("players", "players: Alice Bob");
-            None
+    /// The cards discarded or misplayed so far (every one known).
+    fn discards(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Card>> {
+        match self.take("discards") {
+            None => {
+                self.missing("discards", "discards: r1 y1 (or nothing after the colon)");
+                None
+            }
+            Some(e) => {
+                lines.discards = e.line;
+                variant.and_then(|v| {
+                    self.cards(v, "discards", e.line, &e.value, false)
+                        .map(|cs| cs.into_iter().flatten().collect::<Vec<Card>>())
+                })
+            }
         }
-        Some(e) => {
-            lines.players = e.line;
-            let words: Vec<&str> = tokens(&e.value).collect();
-            match words.as_slice() {
-                [] => {
-                    p.faults.push(fault(
-                        e.line,
-                        "players: give the names in seat order, or how many players",
-                    ));
-                    None
-                }
-                [n] if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
-                    Ok(n) if (2..=MAX_PLAYERS).contains(&n) => {
-                        Some(DEFAULT_NAMES[..n].iter().map(|s| s.to_string()).collect())
+    }
+
+    /// The draw pile, top first (`None` for a card nobody sees).
+    fn deck(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Option<Card>>> {
+        match self.take("deck") {
+            None => {
+                self.missing("deck", "deck: ? ? r1 (or nothing after the colon)");
+                None
+            }
+            Some(e) => {
+                lines.deck = e.line;
+                variant.and_then(|v| self.cards(v, "deck", e.line, &e.value, true))
+            }
+        }
+    }
+
+    /// Every player's hand, and what each holder knows of each card; a missing hand is a fault.
+    fn hands_of(
+        &mut self,
+        variant: Option<&Variant>,
+        names: Option<&[String]>,
+        hand_size: Option<u8>,
+        lines: &mut Lines,
+    ) -> Hands {
+        let mut hands: Option<Vec<Vec<Option<Card>>>> = names.map(|n| vec![vec![]; n.len()]);
+        let mut hints: Vec<Vec<KindSet>> = vec![vec![]; names.map_or(0, |n| n.len())];
+        let mut hand_lines = vec![0; names.map_or(0, |n| n.len())];
+        for (name, line, value) in std::mem::take(&mut self.hands) {
+            let Some(names) = names else { continue };
+            let Some(seat) = names.iter().position(|n| *n == name) else {
+                self.faults.push(fault(
+                    line,
+                    format!(
+                        "`hand {name}`: there is no player named {name} (players: {})",
+                        names.join(" ")
+                    ),
+                ));
+                continue;
+            };
+            hand_lines[seat] = line;
+            match variant.and_then(|v| self.hand(v, &format!("hand {name}"), line, &value)) {
+                Some((cards, known)) => {
+                    if let Some(h) = hands.as_mut() {
+                        h[seat] = cards;
                     }
-                    _ => {
-                        p.faults.push(fault(
+                    hints[seat] = known;
+                }
+                None => hands = None,
+            }
+        }
+        if let Some(names) = names {
+            for (seat, name) in names.iter().enumerate() {
+                if hand_lines[seat] == 0 {
+                    let example = match hand_size.unwrap_or(default_hand_size(names.len() as u8)) {
+                        0..=2 => "r1 ?",
+                        _ => "r1 ? g2",
+                    };
+                    self.faults.push(fault(
+                        self.last,
+                        format!(
+                            "missing required key `hand {name}:` (e.g. `hand {name}: {example}`; nothing after the colon for an empty hand)"
+                        ),
+                    ));
+                    hands = None;
+                }
+            }
+        }
+        lines.hands = hand_lines;
+        (hands, hints)
+    }
+
+    /// The seat of the player to move.
+    fn turn(&mut self, names: Option<&[String]>, lines: &mut Lines) -> Option<u8> {
+        match self.take("turn") {
+            None => {
+                self.missing("turn", "turn: Alice");
+                None
+            }
+            Some(e) => {
+                lines.turn = e.line;
+                names.and_then(|names| match names.iter().position(|n| *n == e.value) {
+                    Some(seat) => Some(seat as u8),
+                    None => {
+                        self.faults.push(fault(
                             e.line,
-                            format!("players: a game has 2 to 6 players, not {n}"),
+                            format!(
+                                "turn: there is no player named `{}` (players: {})",
+                                e.value,
+                                names.join(" ")
+                            ),
                         ));
                         None
                     }
-                },
-                names => {
-                    let mut ok = true;
-                    for (i, name) in names.iter().enumerate() {
-                        if *name == "?" || name.chars().all(|c| c.is_ascii_digit()) {
-                            p.faults
-                                .push(fault(e.line, format!("players: `{name}` cannot be a name")));
-                            ok = false;
-                        } else if names[..i].contains(name) {
-                            p.faults
-                                .push(fault(e.line, format!("players: `{name}` is named twice")));
-                            ok = false;
-                        }
-                    }
-                    if !(2..=MAX_PLAYERS).contains(&names.len()) {
-                        p.faults.push(fault(
-                            e.line,
-                            format!("players: a game has 2 to 6 players, not {}", names.len()),
-                        ));
-                        ok = false;
-                    }
-                    ok.then(|| names.iter().map(|s| s.to_string()).collect())
-                }
+                })
             }
         }
+    }
+}
+
+/// Reads a position file. Every syntax fault found is reported, each with its line; a file
+/// that reads may still mean something impossible ([`super::Position::new`] checks that).
+pub fn parse(text: &str) -> Result<PositionFile, Faults> {
+    let mut p = Parser::read(text);
+    let mut lines = Lines {
+        last: p.last,
+        ..Lines::default()
     };
+    let variant = p.variant(&mut lines);
+    let names = p.players(&mut lines);
 
     // Numbers and flags.
     let hand_size = p.number("hand-size").map(|(n, l)| {
@@ -613,52 +877,8 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
     let economy = variant
         .as_ref()
         .map_or(TokenRules::STANDARD, Variant::tokens);
-    let clues = p.take("clues").and_then(|e| {
-        lines.clues = e.line;
-        let units = economy.units(&e.value);
-        if units.is_none() {
-            let halves = if economy.scale == 2 {
-                ", or one and a half like 3.5 in Clue Starved"
-            } else {
-                ""
-            };
-            p.faults.push(fault(
-                e.line,
-                format!(
-                    "clues: `{}` is not a whole number of tokens{halves}",
-                    e.value
-                ),
-            ));
-        }
-        units
-    });
-    let last_clue = p.take("last-clue").and_then(|e| {
-        lines.last_clue = e.line;
-        let value = match e.value.to_ascii_lowercase().as_str() {
-            "colour" | "color" => Some(Some(true)),
-            "rank" | "number" => Some(Some(false)),
-            "none" => Some(None),
-            _ => None,
-        };
-        match value {
-            None => {
-                p.faults.push(fault(
-                    e.line,
-                    format!("last-clue: `{}` is not colour, rank or none", e.value),
-                ));
-                None
-            }
-            Some(v) if v.is_some() && !economy.alternating => {
-                p.faults.push(fault(
-                    e.line,
-                    "last-clue: only Alternating Clues variants remember the last clue's type"
-                        .to_string(),
-                ));
-                None
-            }
-            Some(v) => v,
-        }
-    });
+    let clues = p.clues(&economy, &mut lines);
+    let last_clue = p.last_clue(&economy, &mut lines);
     let max_clues = p.number("max-clues").map(|(n, l)| {
         lines.max_clues = l;
         n
@@ -682,164 +902,11 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
     let (deck_plays, l) = p.flag("deck-plays");
     lines.deck_plays = l;
 
-    // Fireworks.
-    let stacks = p.take("stacks");
-    let stacks = match (stacks, &variant) {
-        (None, _) => {
-            p.missing("stacks", "stacks: r0 y0 g0 b0 p0");
-            None
-        }
-        (Some(e), None) => {
-            lines.stacks = e.line;
-            None
-        }
-        (Some(e), Some(v)) => {
-            lines.stacks = e.line;
-            let mut heights: Vec<Option<Stack>> = vec![None; v.suits.len()];
-            let mut ok = true;
-            for token in tokens(&e.value) {
-                match v.parse_stack(token) {
-                    Ok((s, stack)) => {
-                        let s = s as usize;
-                        if heights[s].is_some() {
-                            p.faults.push(fault(
-                                e.line,
-                                format!(
-                                    "stacks: `{token}`: suit {} is given twice",
-                                    v.suits[s].short
-                                ),
-                            ));
-                            ok = false;
-                        }
-                        heights[s] = Some(stack);
-                    }
-                    Err(why) => {
-                        p.faults.push(fault(e.line, format!("stacks: {why}")));
-                        ok = false;
-                    }
-                }
-            }
-            for (s, h) in heights.iter().enumerate() {
-                if h.is_none() {
-                    p.faults.push(fault(
-                        e.line,
-                        format!(
-                            "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
-                            v.suits[s].short, v.suits[s].short
-                        ),
-                    ));
-                    ok = false;
-                }
-            }
-            ok.then(|| {
-                heights
-                    .into_iter()
-                    .map(|h| h.unwrap_or(Stack::EMPTY))
-                    .collect::<Vec<Stack>>()
-            })
-        }
-    };
-
-    // Cards.
-    let discards = match p.take("discards") {
-        None => {
-            p.missing("discards", "discards: r1 y1 (or nothing after the colon)");
-            None
-        }
-        Some(e) => {
-            lines.discards = e.line;
-            variant.as_ref().and_then(|v| {
-                p.cards(v, "discards", e.line, &e.value, false)
-                    .map(|cs| cs.into_iter().flatten().collect::<Vec<Card>>())
-            })
-        }
-    };
-    let deck = match p.take("deck") {
-        None => {
-            p.missing("deck", "deck: ? ? r1 (or nothing after the colon)");
-            None
-        }
-        Some(e) => {
-            lines.deck = e.line;
-            variant
-                .as_ref()
-                .and_then(|v| p.cards(v, "deck", e.line, &e.value, true))
-        }
-    };
-    let mut hands: Option<Vec<Vec<Option<Card>>>> = names.as_ref().map(|n| vec![vec![]; n.len()]);
-    let mut hints: Vec<Vec<KindSet>> = vec![vec![]; names.as_ref().map_or(0, |n| n.len())];
-    let mut hand_lines = vec![0; names.as_ref().map_or(0, |n| n.len())];
-    for (name, line, value) in std::mem::take(&mut p.hands) {
-        let Some(names) = &names else { continue };
-        let Some(seat) = names.iter().position(|n| *n == name) else {
-            p.faults.push(fault(
-                line,
-                format!(
-                    "`hand {name}`: there is no player named {name} (players: {})",
-                    names.join(" ")
-                ),
-            ));
-            continue;
-        };
-        hand_lines[seat] = line;
-        match variant
-            .as_ref()
-            .and_then(|v| p.hand(v, &format!("hand {name}"), line, &value))
-        {
-            Some((cards, known)) => {
-                if let Some(h) = hands.as_mut() {
-                    h[seat] = cards;
-                }
-                hints[seat] = known;
-            }
-            None => hands = None,
-        }
-    }
-    if let Some(names) = &names {
-        for (seat, name) in names.iter().enumerate() {
-            if hand_lines[seat] == 0 {
-                let example = match hand_size.unwrap_or(default_hand_size(names.len() as u8)) {
-                    0..=2 => "r1 ?",
-                    _ => "r1 ? g2",
-                };
-                p.faults.push(fault(
-                    p.last,
-                    format!(
-                        "missing required key `hand {name}:` (e.g. `hand {name}: {example}`; nothing after the colon for an empty hand)"
-                    ),
-                ));
-                hands = None;
-            }
-        }
-    }
-    lines.hands = hand_lines;
-
-    // Whose turn.
-    let turn = match p.take("turn") {
-        None => {
-            p.missing("turn", "turn: Alice");
-            None
-        }
-        Some(e) => {
-            lines.turn = e.line;
-            names
-                .as_ref()
-                .and_then(|names| match names.iter().position(|n| *n == e.value) {
-                    Some(seat) => Some(seat as u8),
-                    None => {
-                        p.faults.push(fault(
-                            e.line,
-                            format!(
-                                "turn: there is no player named `{}` (players: {})",
-                                e.value,
-                                names.join(" ")
-                            ),
-                        ));
-                        None
-                    }
-                })
-        }
-    };
+    let stacks = p.stacks(variant.as_ref(), &mut lines);
+    let discards = p.discards(variant.as_ref(), &mut lines);
+    let deck = p.deck(variant.as_ref(), &mut lines);
+    let (hands, hints) = p.hands_of(variant.as_ref(), names.as_deref(), hand_size, &mut lines);
+    let turn = p.turn(names.as_deref(), &mut lines);
     if !p.faults.is_empty() {
         return Err(Faults::sorted(p.faults));
     }
@@ -866,7 +933,6 @@ pub fn parse(text: &str) -> Result<PositionFile, Faults> {
         lines,
     })
 }
-
 /// The key that names `variant`: its CLI name (`variant: black`), its hanab.live name, or, for
 /// a research deck, `suits:` and `ranks:` (and `copies:` when they are not the default).
 fn variant_lines(variant: &Variant) -> String {
