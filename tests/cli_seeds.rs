@@ -966,6 +966,19 @@ fn out_dev_stdout_into_a_pipe_is_written_not_read() {
     assert!(stderr.contains("Seeds: 4,"), "{stderr}");
 }
 
+/// A device that refuses every write (`/dev/full`: "no space left") stops the run with one line
+/// naming it and a non-zero exit, and no summary.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_stops_the_run_with_one_line() {
+    let out = seeds(&["--players", "4", "--count", "6", "--out", "/dev/full"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("writing /dev/full"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no summary after a failed run");
+}
+
 /// An --out FIFO is written without being read back (reading it to resume never ended) or
 /// locked, each run writing every seed; the summary stays on standard output.
 #[cfg(unix)]

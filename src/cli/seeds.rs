@@ -12,14 +12,12 @@ use std::collections::HashSet;
 use std::fs::{File, Metadata, OpenOptions, TryLockError};
 use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
-use hanabi_solver::analysis::{seed_record, AnalysisError};
-use hanabi_solver::batch::{self, Entry, Game, Record, Shard, Summary};
+use hanabi_solver::analysis::seed_record;
+use hanabi_solver::batch::{self, Entry, Game, Shard, Summary};
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -479,29 +477,110 @@ fn default_tt_mb(threads: usize) -> usize {
     (DEFAULT_TT_TOTAL_MB / threads.max(1)).clamp(1, SolveConfig::default().tt_mb)
 }
 
+/// The seeds of a run: numbers `from..=last`, those of one shard.
+struct SeedRange {
+    from: u64,
+    last: u64,
+    shard: Shard,
+    /// How many seeds of the range are in the shard.
+    in_run: u64,
+}
+
+impl SeedRange {
+    /// The range `--from` and `--count` give, cut to `--shard`.
+    fn of(args: &SeedsArgs) -> anyhow::Result<SeedRange> {
+        let count = args.count.context("say how many seeds with --count")?;
+        if count == 0 {
+            bail!("--count 0 gives an empty range of seeds; give --count 1 or more");
+        }
+        let from = args.from;
+        let last = from
+            .checked_add(count - 1)
+            .context("--from + --count is beyond the largest seed number")?;
+        let shard = match &args.shard {
+            Some(s) => s.parse::<Shard>()?,
+            None => Shard::ALL,
+        };
+        let in_run = shard.len(from, last);
+        if in_run > MAX_RUN_SEEDS {
+            bail!(
+                "this run would solve {in_run} seeds, more than the {MAX_RUN_SEEDS} one run takes; \
+                 split the range with --from and --count, or with --shard"
+            );
+        }
+        Ok(SeedRange {
+            from,
+            last,
+            shard,
+            in_run,
+        })
+    }
+
+    /// Whether seed number `i` is one of this run's.
+    fn contains(&self, i: u64) -> bool {
+        self.from <= i && i <= self.last && self.shard.contains(i, self.from)
+    }
+}
+
+/// What seed number i is named: `{prefix}{i}`, the prefix being `--prefix` or hanab.live's
+/// `p{players}v{variant id}s`.
+fn seed_prefix(args: &SeedsArgs) -> anyhow::Result<String> {
+    if let Some(prefix) = &args.prefix {
+        return Ok(prefix.clone());
+    }
+    let players = args.game.players.context(
+        "say how many players with --players (the seeds are hanab.live's \
+         p{players}v{variant id}s{number}; use --prefix for other seed strings)",
+    )?;
+    let variant = args.game.variant(None)?;
+    let id = variant.id.with_context(|| {
+        format!(
+            "{} has no hanab.live seed names; use --prefix for other seed strings",
+            variant.name
+        )
+    })?;
+    Ok(format!("p{players}v{id}s"))
+}
+
+/// What the `--out` file already holds for a run.
+struct Resumed {
+    /// The records of this run's seeds, one per seed.
+    old: Vec<Entry>,
+    /// The numbers of the seeds not to solve again.
+    done: HashSet<u64>,
+    /// How many records are of seeds outside this run.
+    outside: usize,
+}
+
+impl Resumed {
+    /// Sorts `entries` into this run's seeds (`number` gives a seed's number in the run) and
+    /// others; a seed already done is one with a record, or with `retry_undecided` one with a
+    /// proven record.
+    fn of(
+        entries: Vec<Entry>,
+        number: impl Fn(&str) -> Option<u64>,
+        retry_undecided: bool,
+    ) -> anyhow::Result<Resumed> {
+        let outside = entries.iter().filter(|e| number(&e.seed).is_none()).count();
+        let old: Vec<Entry> = entries
+            .into_iter()
+            .filter(|e| number(&e.seed).is_some())
+            .collect();
+        let old = batch::unique(old)?;
+        let done: HashSet<u64> = old
+            .iter()
+            .filter(|e| e.outcome.proven || !retry_undecided)
+            .filter_map(|e| number(&e.seed))
+            .collect();
+        Ok(Resumed { old, done, outside })
+    }
+}
+
 pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     if !args.summarize.is_empty() {
         return summarize(&args);
     }
-    let count = args.count.context("say how many seeds with --count")?;
-    if count == 0 {
-        bail!("--count 0 gives an empty range of seeds; give --count 1 or more");
-    }
-    let from = args.from;
-    let last = from
-        .checked_add(count - 1)
-        .context("--from + --count is beyond the largest seed number")?;
-    let shard = match &args.shard {
-        Some(s) => s.parse::<Shard>()?,
-        None => Shard::ALL,
-    };
-    let in_run = shard.len(from, last);
-    if in_run > MAX_RUN_SEEDS {
-        bail!(
-            "this run would solve {in_run} seeds, more than the {MAX_RUN_SEEDS} one run takes; \
-             split the range with --from and --count, or with --shard"
-        );
-    }
+    let range = SeedRange::of(&args)?;
     let threads = super::threads_option(args.threads)?;
     let tt_mb = match args.tt_mb {
         Some(0) => bail!("--tt-mb must be at least 1"),
@@ -518,31 +597,14 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         ..SolveConfig::default()
     };
 
-    // Seed number i is named {prefix}{i}.
-    let prefix = match &args.prefix {
-        Some(prefix) => prefix.clone(),
-        None => {
-            let players = args.game.players.context(
-                "say how many players with --players (the seeds are hanab.live's \
-                 p{players}v{variant id}s{number}; use --prefix for other seed strings)",
-            )?;
-            let variant = args.game.variant(None)?;
-            let id = variant.id.with_context(|| {
-                format!(
-                    "{} has no hanab.live seed names; use --prefix for other seed strings",
-                    variant.name
-                )
-            })?;
-            format!("p{players}v{id}s")
-        }
-    };
+    let prefix = seed_prefix(&args)?;
     let name = |i: u64| format!("{prefix}{i}");
     // The number of a seed of this run (of the range and the shard), from its name.
     let number = |seed: &str| {
         let i: u64 = seed.strip_prefix(prefix.as_str())?.parse().ok()?;
-        (from <= i && i <= last && shard.contains(i, from) && name(i) == seed).then_some(i)
+        (range.contains(i) && name(i) == seed).then_some(i)
     };
-    let (first_seed, last_seed) = (name(from), name(last));
+    let (first_seed, last_seed) = (name(range.from), name(range.last));
     let rules = args.game.rules_for_seed(&first_seed)?;
     if args.game.rules_for_seed(&last_seed)? != rules {
         bail!(
@@ -551,34 +613,26 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     }
     let game = Game::of(&rules);
 
-    let (mut out, old) = match &args.out {
+    let (mut out, entries) = match &args.out {
         Some(path) => {
             let (out, entries) = open_out(path, &game)?;
             (Some(out), entries)
         }
         None => (None, Vec::new()),
     };
-    let outside = old.iter().filter(|e| number(&e.seed).is_none()).count();
-    let old: Vec<Entry> = old
-        .into_iter()
-        .filter(|e| number(&e.seed).is_some())
-        .collect();
-    let old = batch::unique(old)?;
-    let done: HashSet<u64> = old
-        .iter()
-        .filter(|e| e.outcome.proven || !args.retry_undecided)
-        .filter_map(|e| number(&e.seed))
-        .collect();
-    let todo: Vec<u64> = shard
-        .numbers(from, last)
+    let Resumed { old, done, outside } = Resumed::of(entries, number, args.retry_undecided)?;
+    let todo: Vec<u64> = range
+        .shard
+        .numbers(range.from, range.last)
         .filter(|i| !done.contains(i))
         .collect();
     let out_name = out.as_ref().map(|o| o.name.clone());
     let out_regular = out.as_ref().is_some_and(|o| o.regular);
     if !done.is_empty() {
         eprintln!(
-            "{} of the {in_run} seeds are already done in {}; solving the other {}",
+            "{} of the {} seeds are already done in {}; solving the other {}",
             done.len(),
+            range.in_run,
             out_name.as_deref().unwrap_or_default(),
             todo.len()
         );
@@ -592,55 +646,18 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         .context("starting the worker threads")?;
     let start = Instant::now();
     let bar = progress(todo.len());
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<Record, AnalysisError>>();
     let mut new: Vec<Entry> = Vec::new();
-    let mut failure: Option<anyhow::Error> = None;
-    std::thread::scope(|scope| {
-        let (todo, next, stop, rules, game, config, pool, name) =
-            (&todo, &next, &stop, &rules, &game, &config, &pool, &name);
-        scope.spawn(move || {
-            // One long-lived task per worker, each taking the next seed: a worker that waits
-            // for its seed's search never starts another seed meanwhile.
-            pool.broadcast(|_| {
-                let tx = tx.clone();
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    if tx
-                        .send(seed_record(&name(i), rules, game, config, sat_after))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-            drop(tx);
-        });
-        let mut winnable = 0;
-        for result in rx {
-            let record = match result {
-                Ok(r) => r,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e.into());
-                    continue;
-                }
-            };
+    let mut winnable = 0;
+    let solved = batch::solve_each(
+        &pool,
+        &todo,
+        |&i| seed_record(&name(i), &rules, &game, &config, sat_after).map_err(anyhow::Error::from),
+        |record| {
             if let Some(out) = out.as_mut() {
-                if let Err(e) = out
-                    .writer
+                out.writer
                     .write_all(record.to_line().as_bytes())
                     .and_then(|_| out.writer.flush())
-                {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(
-                        anyhow::Error::new(e).context(format!("writing {}", out.name)),
-                    );
-                    continue;
-                }
+                    .with_context(|| format!("writing {}", out.name))?;
             }
             if record.outcome.proven_winnable() {
                 winnable += 1;
@@ -648,15 +665,13 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
             new.push(record.entry());
             bar.inc(1);
             bar.set_message(format!("{winnable} winnable"));
-        }
-    });
+            Ok(())
+        },
+    );
     bar.finish_and_clear();
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    solved?;
     let wall = start.elapsed().as_secs_f64();
     let solved_now = new.len();
-    let already_done = done.len();
     let mut entries = old;
     entries.extend(new);
     // A seed solved again keeps its proven record (`--retry-undecided`).
@@ -672,59 +687,98 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     } else {
         Box::new(std::io::stdout())
     };
+    let report = RunReport {
+        game: &game,
+        first_seed,
+        last_seed,
+        shard: args.shard.as_ref().map(|_| range.shard.to_string()),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        already_done: done.len(),
+        solved_now,
+        threads: workers,
+        tt_mb,
+        time_limit: args.time_limit,
+        max_nodes: args.max_nodes,
+        wall_seconds: wall,
+        seeds_per_second,
+        summary: &summary,
+    };
     if args.json {
-        let report = RunReport {
-            game: &game,
-            first_seed,
-            last_seed,
-            shard: args.shard.as_ref().map(|_| shard.to_string()),
-            out: args.out.as_ref().map(|p| p.display().to_string()),
-            already_done,
-            solved_now,
-            threads: workers,
-            tt_mb,
-            time_limit: args.time_limit,
-            max_nodes: args.max_nodes,
-            wall_seconds: wall,
-            seeds_per_second,
-            summary: &summary,
-        };
         writeln!(w, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
+    let written = out_name.map(|name| Written {
+        name,
+        regular: out_regular,
+        outside,
+    });
+    let settle = settle_hint(
+        written
+            .as_ref()
+            .filter(|o| o.regular)
+            .map(|o| o.name.as_str()),
+        args.max_nodes.is_some(),
+        args.time_limit,
+    );
+    print_run(&mut w, &report, written.as_ref(), &entries, &settle)?;
+    Ok(())
+}
+
+/// Where a run's lines went, for its summary.
+struct Written {
+    name: String,
+    /// A regular file, read back to resume (else a pipe or standard output).
+    regular: bool,
+    /// How many records of other seeds it holds.
+    outside: usize,
+}
+
+/// Prints a run's summary as text: the range, what was solved now and what was already done,
+/// the counts ([`print_summary`]) and the speed.
+fn print_run(
+    w: &mut dyn Write,
+    report: &RunReport,
+    written: Option<&Written>,
+    entries: &[Entry],
+    settle: &str,
+) -> std::io::Result<()> {
+    let summary = report.summary;
+    let solved_now = report.solved_now;
     writeln!(
         w,
-        "Seeds: {}, {first_seed} to {last_seed}{} ({game})",
+        "Seeds: {}, {} to {}{} ({})",
         summary.seeds,
-        match &args.shard {
-            Some(_) => format!(", shard {shard}"),
+        report.first_seed,
+        report.last_seed,
+        match &report.shard {
+            Some(shard) => format!(", shard {shard}"),
             None => String::new(),
-        }
+        },
+        report.game
     )?;
-    match &out_name {
-        Some(path) if !out_regular => writeln!(w, "  {solved_now} solved now, written to {path}")?,
-        Some(path) => {
+    match written {
+        Some(o) if !o.regular => writeln!(w, "  {solved_now} solved now, written to {}", o.name)?,
+        Some(o) => {
+            let path = &o.name;
             writeln!(
                 w,
-                "  {solved_now} solved now, {already_done} already done in {path}"
+                "  {solved_now} solved now, {} already done in {path}",
+                report.already_done
             )?;
-            if outside > 0 {
+            if o.outside > 0 {
                 writeln!(
                     w,
-                    "  ({path} also holds {outside} records of other seeds; --summarize {path} \
-                     covers them all)"
+                    "  ({path} also holds {} records of other seeds; --summarize {path} \
+                     covers them all)",
+                    o.outside
                 )?;
             }
         }
         None => writeln!(w, "  {solved_now} solved now")?,
     }
-    let settle = settle_hint(
-        out_name.as_deref().filter(|_| out_regular),
-        args.max_nodes.is_some(),
-        args.time_limit,
-    );
-    print_summary(&mut w, &summary, &entries, &settle)?;
-    match seeds_per_second {
+    print_summary(w, summary, entries, settle)?;
+    let (workers, wall) = (report.threads, report.wall_seconds);
+    match report.seeds_per_second {
         Some(rate) => writeln!(
             w,
             "Speed: {rate:.1} seeds/s ({workers} thread{}, wall clock {wall:.1} s){}",
@@ -733,10 +787,9 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
                 Some(r) => format!("; {r:.1} seeds/s per thread of solving time"),
                 None => String::new(),
             }
-        )?,
-        None => writeln!(w, "Speed: nothing was solved now")?,
+        ),
+        None => writeln!(w, "Speed: nothing was solved now"),
     }
-    Ok(())
 }
 
 #[cfg(test)]

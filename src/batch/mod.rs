@@ -1,11 +1,16 @@
 //! Batches of seeds: the JSON-lines record written for each solved seed, reading such a file
 //! back (to resume an interrupted run or to summarise finished ones), splitting a range of seeds
-//! into shards, and the statistics over many seeds.
+//! into shards, solving them on several threads ([`solve_each`]), and the statistics over many
+//! seeds.
 //!
 //! A batch file holds one JSON object a line, each ending with a newline. A run appends a line as
 //! each seed finishes, so after an interruption only the last line can be incomplete: readers
 //! ignore such a line (and a resuming run cuts it off), while a bad line anywhere else is an
 //! error, since the file was then damaged by something else.
+
+mod workers;
+
+pub use workers::solve_each;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

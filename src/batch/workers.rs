@@ -1,0 +1,134 @@
+//! Solving the items of a batch on several threads, one item per thread at a time.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Runs `solve` on every item of `todo` on `pool`'s threads and hands each result to `take`
+/// on the calling thread, in the order they finish.
+///
+/// Each thread of the pool runs one long-lived task that takes the next item as soon as it is
+/// done with its last: a thread busy with a hard item never has other items queued behind it,
+/// so the easy ones flow past it on the other threads. The first error, from `solve` or from
+/// `take`, stops the threads from taking new items; it is returned once the items already
+/// started are done, and their results are still handed to `take` (a seed solved is not lost
+/// because another failed).
+pub fn solve_each<T, R, E>(
+    pool: &rayon::ThreadPool,
+    todo: &[T],
+    solve: impl Fn(&T) -> Result<R, E> + Sync,
+    mut take: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+    E: Send,
+{
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<R, E>>();
+    let mut failure: Option<E> = None;
+    std::thread::scope(|scope| {
+        let (next, stop, solve) = (&next, &stop, &solve);
+        scope.spawn(move || {
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    if tx.send(solve(item)).is_err() {
+                        break;
+                    }
+                }
+            });
+            drop(tx);
+        });
+        for result in rx {
+            if let Err(e) = result.and_then(&mut take) {
+                stop.store(true, Ordering::Relaxed);
+                failure.get_or_insert(e);
+            }
+        }
+    });
+    failure.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::solve_each;
+    use std::time::Duration;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+    }
+
+    #[test]
+    fn every_item_is_solved_once() {
+        let todo: Vec<u64> = (1..=200).collect();
+        let mut got = Vec::new();
+        let result: Result<(), String> = solve_each(
+            &pool(3),
+            &todo,
+            |&i| Ok(i * i),
+            |r| {
+                got.push(r);
+                Ok(())
+            },
+        );
+        assert_eq!(result, Ok(()));
+        got.sort_unstable();
+        assert_eq!(got, todo.iter().map(|i| i * i).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_first_error_stops_the_run() {
+        let todo: Vec<u64> = (1..=10_000).collect();
+        let mut taken = 0;
+        let result: Result<(), String> = solve_each(
+            &pool(2),
+            &todo,
+            |&i| {
+                std::thread::sleep(Duration::from_millis(1));
+                if i == 5 {
+                    Err(format!("item {i}"))
+                } else {
+                    Ok(i)
+                }
+            },
+            |_| {
+                taken += 1;
+                Ok(())
+            },
+        );
+        assert_eq!(result, Err("item 5".to_string()));
+        assert!(taken < 1000, "the workers stopped early: {taken} taken");
+    }
+
+    #[test]
+    fn an_error_taking_a_result_stops_the_run() {
+        let todo: Vec<u64> = (1..=10_000).collect();
+        let mut taken = 0;
+        let result: Result<(), String> = solve_each(
+            &pool(2),
+            &todo,
+            |&i| {
+                std::thread::sleep(Duration::from_millis(1));
+                Ok(i)
+            },
+            |_| {
+                taken += 1;
+                if taken >= 3 {
+                    Err(format!("full disk at {taken}"))
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        // The first error is returned; the results still in flight were handed over.
+        assert_eq!(result, Err("full disk at 3".to_string()));
+        assert!((3..1000).contains(&taken), "{taken} taken");
+    }
+}
