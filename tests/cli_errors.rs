@@ -331,3 +331,55 @@ fn solve_export_writes_a_game_that_replay_scores_max_score() {
         v["line"].as_array().unwrap().len()
     );
 }
+
+/// A deal a limit stopped says which bounds are proven and how to settle it: the same command
+/// with a longer limit of the kind that stopped it. A proven deal says neither.
+#[test]
+fn an_unproven_deal_says_how_to_settle_it() {
+    let text = |args: &[&str]| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    let nodes = text(&[
+        "solve",
+        "p6v2s9025",
+        "--max-nodes",
+        "1000",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        nodes.contains("Not proven (a limit stopped the search)"),
+        "{nodes}"
+    );
+    assert!(
+        nodes.contains("run it again with a longer limit (--max-nodes 10000, say)"),
+        "{nodes}"
+    );
+    let time = text(&[
+        "solve",
+        "p6v2s9025",
+        "--time-limit",
+        "0.2",
+        "--threads",
+        "1",
+    ]);
+    assert!(time.contains("(--time-limit 60, say)"), "{time}");
+    let both = text(&[
+        "solve",
+        "p6v2s9025",
+        "--time-limit",
+        "100",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert!(
+        both.contains("(--time-limit 500 and --max-nodes 10000, say)"),
+        "{both}"
+    );
+    let proven = text(&["solve", "p4v0s1", "--time-limit", "60"]);
+    assert!(proven.contains("Maximum score: 25 of 25"), "{proven}");
+    assert!(!proven.contains("Not proven"), "{proven}");
+    assert!(!proven.contains("To settle it"), "{proven}");
+}

@@ -283,7 +283,7 @@ impl fmt::Display for SolveReport {
         } else {
             write!(
                 f,
-                "\nNot proven (time limit): the maximum score is at least {} and at most {} of {perfect}",
+                "\nNot proven (a limit stopped the search): the maximum score is at least {} and at most {} of {perfect}",
                 self.lower_bound, self.upper_bound
             )?;
         }

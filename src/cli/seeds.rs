@@ -23,7 +23,7 @@ use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use super::GameArgs;
+use super::{longer_time_limit, GameArgs};
 
 #[derive(Args, Debug)]
 pub struct SeedsArgs {
@@ -281,15 +281,6 @@ fn print_undecided(w: &mut dyn Write, entries: &[Entry], settle: &str) -> std::i
         }
     )?;
     writeln!(w, "  to settle them: {settle}")
-}
-
-/// The time limit to solve undecided seeds again with: five times the one that stopped them
-/// (`previous`, in seconds, rounded), and at least a minute. In the rows of `results/` most
-/// seeds a limit stopped needed only a few times as long, and a minute settled nearly every
-/// seed the 2 s rows left; a run that already had a minute needs more than the same again.
-fn longer_time_limit(previous: Option<f64>) -> u64 {
-    let previous = previous.map_or(0, |s| s.round() as u64);
-    previous.saturating_mul(5).max(60)
 }
 
 /// How to settle the undecided seeds of a run: solve them again with a longer limit than
@@ -794,7 +785,8 @@ fn print_run(
 
 #[cfg(test)]
 mod tests {
-    use super::{default_tt_mb, longer_time_limit};
+    use super::default_tt_mb;
+    use crate::cli::longer_time_limit;
 
     #[test]
     fn undecided_seeds_are_retried_with_a_longer_limit() {

@@ -342,6 +342,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     print_report(&report, false)?;
+    if !report.proven {
+        if let Some(hint) = unproven_hint(args.search.time_limit, args.search.max_nodes) {
+            outln!("{hint}");
+        }
+    }
     if let Some(link) = &link {
         outln!("On hanab.live (opens at turn {}): {link}", p.first_turn);
     }
@@ -355,6 +360,23 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// How to settle a deal that a limit stopped: the same command with a longer limit, five
+/// times the time (at least a minute, as `seeds` suggests for its undecided seeds) or ten
+/// times the nodes. `None` where no limit was given.
+fn unproven_hint(time_limit: Option<f64>, max_nodes: Option<u64>) -> Option<String> {
+    let longer = |t| format!("--time-limit {}", super::longer_time_limit(t));
+    let more = |n: u64| format!("--max-nodes {}", n.saturating_mul(10));
+    let limits = match (time_limit, max_nodes) {
+        (None, None) => return None,
+        (t @ Some(_), None) => longer(t),
+        (None, Some(n)) => more(n),
+        (t @ Some(_), Some(n)) => format!("{} and {}", longer(t), more(n)),
+    };
+    Some(format!(
+        "To settle it, run it again with a longer limit ({limits}, say)."
+    ))
 }
 
 /// `--exact`, `--samples N` or a view with hidden cards: a position with hidden cards, which
