@@ -35,7 +35,7 @@ use crate::error::Error;
 use crate::game::card::{Card, KindSet};
 
 use crate::game::rules::{default_hand_size, Options, Rules};
-use crate::game::variant::Variant;
+use crate::game::variant::{Clue, Variant};
 use crate::line::{action_words, GivenClue};
 use crate::state::{self, Action, Deal, State};
 
@@ -470,164 +470,16 @@ impl Tracker {
         if let Some(why) = &self.ended {
             return Err(format!("the game is already over ({why})"));
         }
-        let rules = self.deal.rules.clone();
+        let (action, given) = match a.kind {
+            PLAY | DISCARD => (self.card_action(a)?, None),
+            COLOUR_CLUE | RANK_CLUE => {
+                let (action, given) = self.clue_action(a)?;
+                (action, Some(given))
+            }
+            GAME_OVER | GAME_OVER_BY_VOTE => return Ok(self.end_by(a)),
+            other => return Err(format!("unknown action type {other} (0 to 5 exist)")),
+        };
         let seat = self.state.turn as usize;
-        let name = self.name(seat).to_string();
-        let deck_size = self.dealt + self.deal.pile.len();
-        let (action, given) =
-            match a.kind {
-                PLAY | DISCARD => {
-                    if let Some(v) = a.value {
-                        if v != 0 {
-                            return Err(format!(
-                                "a play or discard takes no value, but it has value {v}"
-                            ));
-                        }
-                    }
-                    let order = usize::try_from(a.target)
-                        .ok()
-                        .filter(|&o| o < deck_size)
-                        .ok_or_else(|| {
-                            format!(
-                                "there is no card {}: the deck has {deck_size} cards",
-                                a.target
-                            )
-                        })?;
-                    if let Some(slot) = self.orders[seat].iter().position(|&o| o as usize == order)
-                    {
-                        let slot = slot as u8;
-                        (
-                            if a.kind == PLAY {
-                                Action::Play(slot)
-                            } else {
-                                Action::Discard(slot)
-                            },
-                            None,
-                        )
-                    } else if a.kind == PLAY
-                        && self.top_order() == Some(order)
-                        && self.state.can_deck_play(&self.deal)
-                    {
-                        (Action::DeckPlay, None)
-                    } else {
-                        let mut why = self.whereabouts(order);
-                        if a.kind == PLAY && self.top_order() == Some(order) && rules.deck_plays {
-                            why.push_str("; a deck play needs exactly one card left in the pile");
-                        }
-                        return Err(format!("card {order} is not in {name}'s hand ({why})"));
-                    }
-                }
-                COLOUR_CLUE | RANK_CLUE => {
-                    let target = usize::try_from(a.target)
-                        .ok()
-                        .filter(|&t| t < rules.players as usize)
-                        .ok_or_else(|| {
-                            format!(
-                                "there is no seat {} to clue: the game has {} players",
-                                a.target, rules.players
-                            )
-                        })?;
-                    if target == seat {
-                        return Err(format!("{name} cannot clue themselves"));
-                    }
-                    let colour = a.kind == COLOUR_CLUE;
-                    let kind = if colour { "colour" } else { "rank" };
-                    let value = a
-                        .value
-                        .ok_or_else(|| format!("a {kind} clue needs a value"))?;
-                    let variant = &rules.variant;
-                    let clue =
-                        if colour {
-                            variant.colour_clue(value).ok_or_else(|| {
-                                let n = variant.colour_clues().len();
-                                format!(
-                            "colour value {value} is out of range: {} has {n} clue colours{}",
-                            variant.name,
-                            if n == 0 { String::new() } else { format!(" (0 to {})", n - 1) }
-                        )
-                            })?
-                        } else {
-                            variant.rank_clue(value).ok_or_else(|| {
-                                let values: Vec<String> = variant
-                                    .rank_clues()
-                                    .iter()
-                                    .map(|c| c.value.to_string())
-                                    .collect();
-                                if values.is_empty() {
-                                    format!(
-                                        "rank value {value} is not a clue: {} has no rank clues",
-                                        variant.name
-                                    )
-                                } else {
-                                    format!(
-                                        "rank value {value} is not a clue: {} has rank clues {}",
-                                        variant.name,
-                                        values.join(" ")
-                                    )
-                                }
-                            })?
-                        };
-                    let touched = clue.touches;
-                    let touches = move |card: Card| card.kind_bit() & touched != 0;
-                    let may_touch_nothing = rules.empty_clues || variant.clue_type_is_blind(colour);
-                    let typed = if !rules.tokens().alternating {
-                        Action::Clue
-                    } else if colour {
-                        Action::ColourClue
-                    } else {
-                        Action::RankClue
-                    };
-                    if self.state.clues < rules.tokens().clue_cost {
-                        // The state's own words (a whole token, in Clue Starved).
-                        return Err(self
-                            .state
-                            .apply(&self.deal, typed)
-                            .err()
-                            .unwrap_or_default());
-                    }
-                    let count = self
-                        .state
-                        .hand(target)
-                        .iter()
-                        .filter(|&&c| touches(c))
-                        .count();
-                    if count == 0 && !may_touch_nothing {
-                        return Err(format!(
-                            "the clue touches no card in {}'s hand (empty clues are off)",
-                            self.name(target)
-                        ));
-                    }
-                    (
-                        typed,
-                        Some(GivenClue {
-                            target: target as u8,
-                            kind: a.kind,
-                            value: clue.value,
-                        }),
-                    )
-                }
-                GAME_OVER | GAME_OVER_BY_VOTE => {
-                    let who = usize::try_from(a.target)
-                        .ok()
-                        .filter(|&t| t < rules.players as usize)
-                        .map(|t| self.name(t).to_string());
-                    let text = game_over_text(a.value, who.as_deref());
-                    self.game_over = Some(GameOver {
-                        index: self.steps,
-                        target: a.target,
-                        condition: a.value,
-                        text: text.clone(),
-                    });
-                    self.ended = Some(text.clone());
-                    self.steps += 1;
-                    return Ok(Step {
-                        action: None,
-                        text: format!("game over: {text}"),
-                    });
-                }
-                other => return Err(format!("unknown action type {other} (0 to 5 exist)")),
-            };
-
         let before = self.state;
         let after = before.apply(&self.deal, action)?;
         let text = action_words(&self.deal, &self.names, &before, action, given, &after);
@@ -648,6 +500,137 @@ impl Tracker {
             action: Some(action),
             text,
         })
+    }
+
+    /// The engine's action for a hanab.live play or discard (`a.target` is the card's deck
+    /// order): the slot of the mover's card, or a deck play of the pile's top card.
+    fn card_action(&self, a: &ExportAction) -> Result<Action, String> {
+        let seat = self.state.turn as usize;
+        let deck_size = self.dealt + self.deal.pile.len();
+        if let Some(v) = a.value {
+            if v != 0 {
+                return Err(format!(
+                    "a play or discard takes no value, but it has value {v}"
+                ));
+            }
+        }
+        let order = usize::try_from(a.target)
+            .ok()
+            .filter(|&o| o < deck_size)
+            .ok_or_else(|| {
+                format!(
+                    "there is no card {}: the deck has {deck_size} cards",
+                    a.target
+                )
+            })?;
+        if let Some(slot) = self.orders[seat].iter().position(|&o| o as usize == order) {
+            let slot = slot as u8;
+            Ok(if a.kind == PLAY {
+                Action::Play(slot)
+            } else {
+                Action::Discard(slot)
+            })
+        } else if a.kind == PLAY
+            && self.top_order() == Some(order)
+            && self.state.can_deck_play(&self.deal)
+        {
+            Ok(Action::DeckPlay)
+        } else {
+            let mut why = self.whereabouts(order);
+            if a.kind == PLAY && self.top_order() == Some(order) && self.deal.rules.deck_plays {
+                why.push_str("; a deck play needs exactly one card left in the pile");
+            }
+            Err(format!(
+                "card {order} is not in {}'s hand ({why})",
+                self.name(seat)
+            ))
+        }
+    }
+
+    /// The engine's action for a hanab.live colour or rank clue, and the clue as given: to
+    /// another seat, a clue of the variant, with a token to pay for it, touching a card unless
+    /// the rules allow empty clues.
+    fn clue_action(&self, a: &ExportAction) -> Result<(Action, GivenClue), String> {
+        let rules = &self.deal.rules;
+        let seat = self.state.turn as usize;
+        let target = usize::try_from(a.target)
+            .ok()
+            .filter(|&t| t < rules.players as usize)
+            .ok_or_else(|| {
+                format!(
+                    "there is no seat {} to clue: the game has {} players",
+                    a.target, rules.players
+                )
+            })?;
+        if target == seat {
+            return Err(format!("{} cannot clue themselves", self.name(seat)));
+        }
+        let colour = a.kind == COLOUR_CLUE;
+        let kind = if colour { "colour" } else { "rank" };
+        let value = a
+            .value
+            .ok_or_else(|| format!("a {kind} clue needs a value"))?;
+        let variant = &rules.variant;
+        let clue = clue_of(variant, colour, value)?;
+        let touched = clue.touches;
+        let touches = move |card: Card| card.kind_bit() & touched != 0;
+        let may_touch_nothing = rules.empty_clues || variant.clue_type_is_blind(colour);
+        let typed = if !rules.tokens().alternating {
+            Action::Clue
+        } else if colour {
+            Action::ColourClue
+        } else {
+            Action::RankClue
+        };
+        if self.state.clues < rules.tokens().clue_cost {
+            // The state's own words (a whole token, in Clue Starved).
+            return Err(self
+                .state
+                .apply(&self.deal, typed)
+                .err()
+                .unwrap_or_default());
+        }
+        let count = self
+            .state
+            .hand(target)
+            .iter()
+            .filter(|&&c| touches(c))
+            .count();
+        if count == 0 && !may_touch_nothing {
+            return Err(format!(
+                "the clue touches no card in {}'s hand (empty clues are off)",
+                self.name(target)
+            ));
+        }
+        Ok((
+            typed,
+            GivenClue {
+                target: target as u8,
+                kind: a.kind,
+                value: clue.value,
+            },
+        ))
+    }
+
+    /// Records a game-over action (a player's end of the game, or a vote): the game ends here.
+    fn end_by(&mut self, a: &ExportAction) -> Step {
+        let who = usize::try_from(a.target)
+            .ok()
+            .filter(|&t| t < self.deal.rules.players as usize)
+            .map(|t| self.name(t).to_string());
+        let text = game_over_text(a.value, who.as_deref());
+        self.game_over = Some(GameOver {
+            index: self.steps,
+            target: a.target,
+            condition: a.value,
+            text: text.clone(),
+        });
+        self.ended = Some(text.clone());
+        self.steps += 1;
+        Step {
+            action: None,
+            text: format!("game over: {text}"),
+        }
     }
 
     /// The hanab.live action for an engine action in the current position: a play or discard
@@ -688,6 +671,45 @@ impl Tracker {
                 }
             }
         }
+    }
+}
+
+/// The clue of `variant` that hanab.live records as `value` (a colour's index, or a rank clue's
+/// value), or why there is none.
+fn clue_of(variant: &Variant, colour: bool, value: i64) -> Result<&Clue, String> {
+    if colour {
+        variant.colour_clue(value).ok_or_else(|| {
+            let n = variant.colour_clues().len();
+            format!(
+                "colour value {value} is out of range: {} has {n} clue colours{}",
+                variant.name,
+                if n == 0 {
+                    String::new()
+                } else {
+                    format!(" (0 to {})", n - 1)
+                }
+            )
+        })
+    } else {
+        variant.rank_clue(value).ok_or_else(|| {
+            let values: Vec<String> = variant
+                .rank_clues()
+                .iter()
+                .map(|c| c.value.to_string())
+                .collect();
+            if values.is_empty() {
+                format!(
+                    "rank value {value} is not a clue: {} has no rank clues",
+                    variant.name
+                )
+            } else {
+                format!(
+                    "rank value {value} is not a clue: {} has rank clues {}",
+                    variant.name,
+                    values.join(" ")
+                )
+            }
+        })
     }
 }
 
