@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod bench;
 pub mod benchset;
 pub mod error;
 pub mod game;

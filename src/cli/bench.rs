@@ -3,14 +3,12 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
-use hanabi_solver::benchset::{self, BenchDeal, BenchSet};
-use hanabi_solver::search::{solve, SolveConfig};
+use hanabi_solver::bench::{solve_deal, Figures, SetReport};
+use hanabi_solver::benchset::{self, BenchSet};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
 
 use super::solve::SearchArgs;
 
@@ -46,107 +44,6 @@ pub struct BenchArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// One solved deal.
-#[derive(Serialize, Debug)]
-struct DealResult {
-    label: String,
-    max_score: u8,
-    perfect_score: u8,
-    proven: bool,
-    /// Proven winnable (`true`), proven not (`false`), or left open by a limit (`null`).
-    winnable: Option<bool>,
-    lower_bound: u8,
-    upper_bound: u8,
-    nodes: u64,
-    seconds: f64,
-}
-
-/// Figures over some deals.
-#[derive(Serialize, Debug)]
-struct Summary {
-    deals: usize,
-    decided: usize,
-    winnable: usize,
-    seconds: f64,
-    deals_per_second: f64,
-    nodes_per_second: f64,
-    nodes: u64,
-    median_seconds: f64,
-    max_seconds: f64,
-}
-
-impl Summary {
-    fn of<'a>(results: impl Iterator<Item = &'a DealResult>) -> Summary {
-        let results: Vec<&DealResult> = results.collect();
-        let mut times: Vec<f64> = results.iter().map(|r| r.seconds).collect();
-        times.sort_by(f64::total_cmp);
-        let n = times.len();
-        let median = match n {
-            0 => 0.0,
-            _ if n % 2 == 1 => times[n / 2],
-            _ => (times[n / 2 - 1] + times[n / 2]) / 2.0,
-        };
-        let seconds: f64 = times.iter().sum();
-        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-        let rate = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
-        Summary {
-            deals: n,
-            decided: results.iter().filter(|r| r.proven).count(),
-            winnable: results.iter().filter(|r| r.winnable == Some(true)).count(),
-            seconds,
-            deals_per_second: rate(n as f64),
-            nodes_per_second: rate(nodes as f64),
-            nodes,
-            median_seconds: median,
-            max_seconds: times.last().copied().unwrap_or(0.0),
-        }
-    }
-}
-
-#[derive(Serialize, Debug)]
-struct SetReport {
-    name: String,
-    description: String,
-    #[serde(flatten)]
-    summary: Summary,
-    results: Vec<DealResult>,
-}
-
-/// Solves one deal and checks that the line reaches the score claimed.
-fn run_deal(d: &BenchDeal, config: &SolveConfig) -> anyhow::Result<DealResult> {
-    let (deal, state) = d.deal();
-    let start = Instant::now();
-    let solution = solve(&deal, &state, config);
-    let seconds = start.elapsed().as_secs_f64();
-    let mut s = state;
-    for (i, &a) in solution.line.iter().enumerate() {
-        s = s.apply(&deal, a).map_err(|e| {
-            anyhow::anyhow!(
-                "internal error: {}: line action {i} is illegal: {e}",
-                d.label
-            )
-        })?;
-    }
-    if !s.is_over() || s.score(&deal.rules) != solution.lower_bound {
-        bail!(
-            "internal error: {}: the line does not finish the game at the score the search claims ({})",
-            d.label,
-            solution.lower_bound
-        );
-    }
-    Ok(DealResult {
-        label: d.label.clone(),
-        max_score: solution.max_score,
-        perfect_score: solution.perfect_score,
-        proven: solution.proven,
-        winnable: solution.verdict(),
-        lower_bound: solution.lower_bound,
-        upper_bound: solution.upper_bound,
-        nodes: solution.nodes,
-        seconds,
-    })
 }
 
 fn progress(total: usize, json: bool) -> ProgressBar {
@@ -201,18 +98,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         let mut results = Vec::new();
         for d in set.deals.iter().take(limit) {
             bar.set_message(format!("{} {}", set.name, d.label));
-            results.push(run_deal(d, &config)?);
+            results.push(solve_deal(d, &config)?);
             bar.inc(1);
         }
         reports.push(SetReport {
             name: set.name.clone(),
             description: set.description.clone(),
-            summary: Summary::of(results.iter()),
+            figures: Figures::of(results.iter()),
             results,
         });
     }
     bar.finish_and_clear();
-    let all = Summary::of(reports.iter().flat_map(|r| r.results.iter()));
+    let all = Figures::of(reports.iter().flat_map(|r| r.results.iter()));
     let stopped = all.deals - all.decided;
     let mut caveats = Vec::new();
     if config.threads > 1 {
@@ -263,7 +160,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         "median s",
         "max s"
     );
-    let row = |name: &str, s: &Summary| -> anyhow::Result<()> {
+    let row = |name: &str, s: &Figures| -> anyhow::Result<()> {
         outln!(
             "{:<16} {:>5} {:>7} {:>8} {:>9.1} {:>8.2}M {:>13} {:>9.6} {:>8.3}",
             name,
@@ -279,7 +176,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         Ok(())
     };
     for r in &reports {
-        row(&r.name, &r.summary)?;
+        row(&r.name, &r.figures)?;
         if args.verbose {
             for d in &r.results {
                 outln!(
