@@ -549,7 +549,7 @@ impl Tracker {
 
     /// The engine's action for a hanab.live colour or rank clue, and the clue as given: to
     /// another seat, a clue of the variant, with a token to pay for it, touching a card unless
-    /// the rules allow empty clues.
+    /// the rules allow empty clues or the clue type may touch nothing in this variant.
     fn clue_action(&self, a: &ExportAction) -> Result<(Action, GivenClue), String> {
         let rules = &self.deal.rules;
         let seat = self.state.turn as usize;

@@ -343,7 +343,7 @@ fn an_unproven_deal_says_how_to_settle_it() {
     };
     let nodes = text(&[
         "solve",
-        "p6v2s9025",
+        "p6v2s6762",
         "--max-nodes",
         "1000",
         "--threads",
@@ -359,7 +359,7 @@ fn an_unproven_deal_says_how_to_settle_it() {
     );
     let time = text(&[
         "solve",
-        "p6v2s9025",
+        "p6v2s6762",
         "--time-limit",
         "0.2",
         "--threads",
@@ -368,7 +368,7 @@ fn an_unproven_deal_says_how_to_settle_it() {
     assert!(time.contains("(--time-limit 60, say)"), "{time}");
     let both = text(&[
         "solve",
-        "p6v2s9025",
+        "p6v2s6762",
         "--time-limit",
         "100",
         "--max-nodes",

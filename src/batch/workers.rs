@@ -104,7 +104,9 @@ mod tests {
             },
         );
         assert_eq!(result, Err("item 5".to_string()));
-        assert!(taken < 1000, "the workers stopped early: {taken} taken");
+        // Each item takes a millisecond: all of them would take seconds. The margin allows a
+        // busy machine a second or two before the workers see the stop.
+        assert!(taken < 5000, "the workers stopped early: {taken} taken");
     }
 
     #[test]
@@ -129,6 +131,6 @@ mod tests {
         );
         // The first error is returned; the results still in flight were handed over.
         assert_eq!(result, Err("full disk at 3".to_string()));
-        assert!((3..1000).contains(&taken), "{taken} taken");
+        assert!((3..5000).contains(&taken), "{taken} taken");
     }
 }

@@ -718,7 +718,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
 /// Where a run's lines went, for its summary.
 struct Written {
     name: String,
-    /// A regular file, read back to resume (else a pipe or standard output).
+    /// A regular file, read back to resume (else standard output, a pipe or a device).
     regular: bool,
     /// How many records of other seeds it holds.
     outside: usize,

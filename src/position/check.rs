@@ -35,7 +35,8 @@ pub(super) fn shape(file: &PositionFile) -> Vec<Error> {
 }
 
 /// The rules the file asks for: player count, hand size, clue and strike limits, options.
-/// `None` where one of them is out of range (each a fault).
+/// `None` where one of them is out of range or the rules refuse their combination (each a
+/// fault).
 pub(super) fn rules(file: &PositionFile, faults: &mut Vec<Error>) -> Option<Rules> {
     let l = &file.lines;
     let v = &file.variant;

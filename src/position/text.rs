@@ -347,8 +347,8 @@ pub fn hand_card_text(variant: &Variant, card: Option<Card>, hint: KindSet) -> S
     format!("?{{{}}}", names.join(","))
 }
 
-/// The hands of every seat (`None` where one did not read) and what each holder knows of
-/// each card.
+/// The hands of every seat (`None` if any hand did not read, or one is missing) and what each
+/// holder knows of each card.
 type Hands = (Option<Vec<Vec<Option<Card>>>>, Vec<Vec<KindSet>>);
 
 /// The steps of [`parse`], one per part of the position, each taking its keys and faulting
