@@ -389,12 +389,26 @@ fn show(cat: &Catalogue, v: &VariantFacts, json: bool) -> anyhow::Result<()> {
         outln!("solver        catalogue only: the solver does not play this variant yet");
     }
     outln!("suits         {}", v.suits.len());
-    let name_width = v
-        .suits
+    show_suits(v, &ranks)?;
+    outln!("deck          {} cards", v.deck().len());
+    outln!("max score     {}", v.max_score());
+    show_clues(cat, v)?;
+    show_touch(cat, v, &ranks)
+}
+
+/// The width of the longest suit name, for the columns.
+fn name_width(v: &VariantFacts) -> usize {
+    v.suits
         .iter()
         .map(|s| s.variant_name().chars().count())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// Each suit with its abbreviation and properties, then the copies of each rank, suits with
+/// the same counts on one line.
+fn show_suits(v: &VariantFacts, ranks: &[u8]) -> anyhow::Result<()> {
+    let name_width = name_width(v);
     for s in &v.suits {
         let p = suit_properties(s);
         let p = if p.is_empty() && !s.clue_colors.is_empty() {
@@ -424,8 +438,11 @@ fn show(cat: &Catalogue, v: &VariantFacts, json: bool) -> anyhow::Result<()> {
         let counts: Vec<String> = copies.iter().map(u8::to_string).collect();
         outln!("  {}  {}", counts.join(" "), names.join(", "));
     }
-    outln!("deck          {} cards", v.deck().len());
-    outln!("max score     {}", v.max_score());
+    Ok(())
+}
+
+/// The colour and rank clues, the variant's clue rules, and its play rules.
+fn show_clues(cat: &Catalogue, v: &VariantFacts) -> anyhow::Result<()> {
     let (color_names, rank_names) = v.clue_names();
     let colors: Vec<String> = v
         .clue_colors
@@ -474,8 +491,14 @@ fn show(cat: &Catalogue, v: &VariantFacts, json: bool) -> anyhow::Result<()> {
             names.join(", ")
         );
     }
+    Ok(())
+}
 
-    // The touch table: colour letters, then rank values, per card.
+/// The touch table: for each card, the letters of the colour clues and the values of the rank
+/// clues that touch it.
+fn show_touch(cat: &Catalogue, v: &VariantFacts, ranks: &[u8]) -> anyhow::Result<()> {
+    let name_width = name_width(v);
+    let labels: Vec<String> = ranks.iter().map(|&r| rank_label(r)).collect();
     let cells: Vec<Vec<String>> = (0..v.suits.len())
         .map(|s| {
             ranks
