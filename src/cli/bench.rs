@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 use hanabi_solver::bench::{solve_deal, Figures, SetReport};
 use hanabi_solver::benchset::{self, BenchSet};
+use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::solve::SearchArgs;
@@ -132,6 +133,19 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
+    print_text(&args, &config, &reports, &all, &caveats)
+}
+
+/// The bench's result as text: the settings, a row per set and the total, every deal with
+/// `--verbose`, and the signature, marked not reproducible where the settings make it so
+/// (`caveats`).
+fn print_text(
+    args: &BenchArgs,
+    config: &SolveConfig,
+    reports: &[SetReport],
+    all: &Figures,
+    caveats: &[String],
+) -> anyhow::Result<()> {
     outln!(
         "Bench: {} sets, {} deals, {} thread{}, table {} MiB, {}{}",
         reports.len(),
@@ -175,7 +189,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         );
         Ok(())
     };
-    for r in &reports {
+    for r in reports {
         row(&r.name, &r.figures)?;
         if args.verbose {
             for d in &r.results {
@@ -195,7 +209,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    row("total", &all)?;
+    row("total", all)?;
     if caveats.is_empty() {
         outln!(
             "signature: {} (total nodes; it changes only when the search does)",
