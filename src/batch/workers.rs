@@ -58,6 +58,12 @@ mod tests {
     use super::solve_each;
     use std::time::Duration;
 
+    /// An item that takes a millisecond to solve: 10,000 of them take seconds on two threads.
+    fn slowly<T>(value: T) -> T {
+        std::thread::sleep(Duration::from_millis(1));
+        value
+    }
+
     fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -91,12 +97,11 @@ mod tests {
             &pool(2),
             &todo,
             |&i| {
-                std::thread::sleep(Duration::from_millis(1));
-                if i == 5 {
+                slowly(if i == 5 {
                     Err(format!("item {i}"))
                 } else {
                     Ok(i)
-                }
+                })
             },
             |_| {
                 taken += 1;
@@ -116,10 +121,7 @@ mod tests {
         let result: Result<(), String> = solve_each(
             &pool(2),
             &todo,
-            |&i| {
-                std::thread::sleep(Duration::from_millis(1));
-                Ok(i)
-            },
+            |&i| slowly(Ok(i)),
             |_| {
                 taken += 1;
                 if taken >= 3 {

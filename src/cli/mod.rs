@@ -57,9 +57,9 @@ pub fn time_limit_option(seconds: Option<f64>) -> anyhow::Result<Option<Duration
 
 /// The time limit to solve again with what a limit stopped (a batch's undecided seeds, a deal
 /// `solve` left unproven): five times that limit (`previous`, in seconds, rounded), and at
-/// least a minute. In the rows of `results/` most
-/// seeds a limit stopped needed only a few times as long, and a minute settled nearly every
-/// seed the 2 s rows left; a run that already had a minute needs more than the same again.
+/// least a minute. In the rows of `results/` most seeds a limit stopped needed only a few
+/// times as long, and a minute settled nearly every seed the 2 s rows left; a run that already
+/// had a minute needs more than the same again.
 pub fn longer_time_limit(previous: Option<f64>) -> u64 {
     let previous = previous.map_or(0, |s| s.round() as u64);
     previous.saturating_mul(5).max(60)

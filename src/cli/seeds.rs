@@ -617,14 +617,17 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         .numbers(range.from, range.last)
         .filter(|i| !done.contains(i))
         .collect();
-    let out_name = out.as_ref().map(|o| o.name.clone());
-    let out_regular = out.as_ref().is_some_and(|o| o.regular);
+    let written = out.as_ref().map(|o| Written {
+        name: o.name.clone(),
+        regular: o.regular,
+        outside,
+    });
     if !done.is_empty() {
         eprintln!(
             "{} of the {} seeds are already done in {}; solving the other {}",
             done.len(),
             range.in_run,
-            out_name.as_deref().unwrap_or_default(),
+            written.as_ref().map_or("", |o| o.name.as_str()),
             todo.len()
         );
     }
@@ -698,11 +701,6 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         writeln!(w, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }
-    let written = out_name.map(|name| Written {
-        name,
-        regular: out_regular,
-        outside,
-    });
     let settle = settle_hint(
         written
             .as_ref()

@@ -106,6 +106,15 @@ impl Parser {
         }
     }
 
+    /// The entry of a key every file must have, or a fault naming it with `example`.
+    fn required(&mut self, key: &str, example: &str) -> Option<Entry> {
+        let entry = self.take(key);
+        if entry.is_none() {
+            self.missing(key, example);
+        }
+        entry
+    }
+
     fn missing(&mut self, key: &str, example: &str) {
         self.faults.push(fault(
             self.last,
@@ -566,61 +575,50 @@ impl Parser {
 
     /// The players' names, in seat order (`players:` names them or counts them).
     fn players(&mut self, lines: &mut Lines) -> Option<Vec<String>> {
-        match self.take("players") {
-            None => {
-                self.missing("players", "players: Alice Bob");
+        let e = self.required("players", "players: Alice Bob")?;
+        lines.players = e.line;
+        let words: Vec<&str> = tokens(&e.value).collect();
+        match words.as_slice() {
+            [] => {
+                self.faults.push(fault(
+                    e.line,
+                    "players: give the names in seat order, or how many players",
+                ));
                 None
             }
-            Some(e) => {
-                lines.players = e.line;
-                let words: Vec<&str> = tokens(&e.value).collect();
-                match words.as_slice() {
-                    [] => {
-                        self.faults.push(fault(
-                            e.line,
-                            "players: give the names in seat order, or how many players",
-                        ));
-                        None
-                    }
-                    [n] if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
-                        Ok(n) if (2..=MAX_PLAYERS).contains(&n) => {
-                            Some(DEFAULT_NAMES[..n].iter().map(|s| s.to_string()).collect())
-                        }
-                        _ => {
-                            self.faults.push(fault(
-                                e.line,
-                                format!("players: a game has 2 to 6 players, not {n}"),
-                            ));
-                            None
-                        }
-                    },
-                    names => {
-                        let mut ok = true;
-                        for (i, name) in names.iter().enumerate() {
-                            if *name == "?" || name.chars().all(|c| c.is_ascii_digit()) {
-                                self.faults.push(fault(
-                                    e.line,
-                                    format!("players: `{name}` cannot be a name"),
-                                ));
-                                ok = false;
-                            } else if names[..i].contains(name) {
-                                self.faults.push(fault(
-                                    e.line,
-                                    format!("players: `{name}` is named twice"),
-                                ));
-                                ok = false;
-                            }
-                        }
-                        if !(2..=MAX_PLAYERS).contains(&names.len()) {
-                            self.faults.push(fault(
-                                e.line,
-                                format!("players: a game has 2 to 6 players, not {}", names.len()),
-                            ));
-                            ok = false;
-                        }
-                        ok.then(|| names.iter().map(|s| s.to_string()).collect())
+            [n] if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
+                Ok(n) if (2..=MAX_PLAYERS).contains(&n) => {
+                    Some(DEFAULT_NAMES[..n].iter().map(|s| s.to_string()).collect())
+                }
+                _ => {
+                    self.faults.push(fault(
+                        e.line,
+                        format!("players: a game has 2 to 6 players, not {n}"),
+                    ));
+                    None
+                }
+            },
+            names => {
+                let mut ok = true;
+                for (i, name) in names.iter().enumerate() {
+                    if *name == "?" || name.chars().all(|c| c.is_ascii_digit()) {
+                        self.faults
+                            .push(fault(e.line, format!("players: `{name}` cannot be a name")));
+                        ok = false;
+                    } else if names[..i].contains(name) {
+                        self.faults
+                            .push(fault(e.line, format!("players: `{name}` is named twice")));
+                        ok = false;
                     }
                 }
+                if !(2..=MAX_PLAYERS).contains(&names.len()) {
+                    self.faults.push(fault(
+                        e.line,
+                        format!("players: a game has 2 to 6 players, not {}", names.len()),
+                    ));
+                    ok = false;
+                }
+                ok.then(|| names.iter().map(|s| s.to_string()).collect())
             }
         }
     }
@@ -681,92 +679,67 @@ impl Parser {
 
     /// Every suit's firework height.
     fn stacks(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Stack>> {
-        match (self.take("stacks"), variant) {
-            (None, _) => {
-                self.missing("stacks", "stacks: r0 y0 g0 b0 p0");
-                None
-            }
-            (Some(e), None) => {
-                lines.stacks = e.line;
-                None
-            }
-            (Some(e), Some(v)) => {
-                lines.stacks = e.line;
-                let mut heights: Vec<Option<Stack>> = vec![None; v.suits.len()];
-                let mut ok = true;
-                for token in tokens(&e.value) {
-                    match v.parse_stack(token) {
-                        Ok((s, stack)) => {
-                            let s = s as usize;
-                            if heights[s].is_some() {
-                                self.faults.push(fault(
-                                    e.line,
-                                    format!(
-                                        "stacks: `{token}`: suit {} is given twice",
-                                        v.suits[s].short
-                                    ),
-                                ));
-                                ok = false;
-                            }
-                            heights[s] = Some(stack);
-                        }
-                        Err(why) => {
-                            self.faults.push(fault(e.line, format!("stacks: {why}")));
-                            ok = false;
-                        }
-                    }
-                }
-                for (s, h) in heights.iter().enumerate() {
-                    if h.is_none() {
+        let e = self.required("stacks", "stacks: r0 y0 g0 b0 p0")?;
+        lines.stacks = e.line;
+        let v = variant?;
+        let mut heights: Vec<Option<Stack>> = vec![None; v.suits.len()];
+        let mut ok = true;
+        for token in tokens(&e.value) {
+            match v.parse_stack(token) {
+                Ok((s, stack)) => {
+                    let s = s as usize;
+                    if heights[s].is_some() {
                         self.faults.push(fault(
                             e.line,
                             format!(
-                                "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
-                                v.suits[s].short, v.suits[s].short
+                                "stacks: `{token}`: suit {} is given twice",
+                                v.suits[s].short
                             ),
                         ));
                         ok = false;
                     }
+                    heights[s] = Some(stack);
                 }
-                ok.then(|| {
-                    heights
-                        .into_iter()
-                        .map(|h| h.unwrap_or(Stack::EMPTY))
-                        .collect::<Vec<Stack>>()
-                })
+                Err(why) => {
+                    self.faults.push(fault(e.line, format!("stacks: {why}")));
+                    ok = false;
+                }
             }
         }
+        for (s, h) in heights.iter().enumerate() {
+            if h.is_none() {
+                self.faults.push(fault(
+                    e.line,
+                    format!(
+                        "stacks: no height for suit {} (every suit needs one, e.g. {}0)",
+                        v.suits[s].short, v.suits[s].short
+                    ),
+                ));
+                ok = false;
+            }
+        }
+        ok.then(|| {
+            heights
+                .into_iter()
+                .map(|h| h.unwrap_or(Stack::EMPTY))
+                .collect::<Vec<Stack>>()
+        })
     }
 
     /// The cards discarded or misplayed so far (every one known).
     fn discards(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Card>> {
-        match self.take("discards") {
-            None => {
-                self.missing("discards", "discards: r1 y1 (or nothing after the colon)");
-                None
-            }
-            Some(e) => {
-                lines.discards = e.line;
-                variant.and_then(|v| {
-                    self.cards(v, "discards", e.line, &e.value, false)
-                        .map(|cs| cs.into_iter().flatten().collect::<Vec<Card>>())
-                })
-            }
-        }
+        let e = self.required("discards", "discards: r1 y1 (or nothing after the colon)")?;
+        lines.discards = e.line;
+        let v = variant?;
+        let cards = self.cards(v, "discards", e.line, &e.value, false)?;
+        Some(cards.into_iter().flatten().collect())
     }
 
     /// The draw pile, top first (`None` for a card nobody sees).
     fn deck(&mut self, variant: Option<&Variant>, lines: &mut Lines) -> Option<Vec<Option<Card>>> {
-        match self.take("deck") {
-            None => {
-                self.missing("deck", "deck: ? ? r1 (or nothing after the colon)");
-                None
-            }
-            Some(e) => {
-                lines.deck = e.line;
-                variant.and_then(|v| self.cards(v, "deck", e.line, &e.value, true))
-            }
-        }
+        let e = self.required("deck", "deck: ? ? r1 (or nothing after the colon)")?;
+        lines.deck = e.line;
+        self.cards(variant?, "deck", e.line, &e.value, true)
     }
 
     /// Every player's hand, and what each holder knows of each card; a missing hand is a fault.
@@ -826,29 +799,22 @@ impl Parser {
 
     /// The seat of the player to move.
     fn turn(&mut self, names: Option<&[String]>, lines: &mut Lines) -> Option<u8> {
-        match self.take("turn") {
+        let e = self.required("turn", "turn: Alice")?;
+        lines.turn = e.line;
+        names.and_then(|names| match names.iter().position(|n| *n == e.value) {
+            Some(seat) => Some(seat as u8),
             None => {
-                self.missing("turn", "turn: Alice");
+                self.faults.push(fault(
+                    e.line,
+                    format!(
+                        "turn: there is no player named `{}` (players: {})",
+                        e.value,
+                        names.join(" ")
+                    ),
+                ));
                 None
             }
-            Some(e) => {
-                lines.turn = e.line;
-                names.and_then(|names| match names.iter().position(|n| *n == e.value) {
-                    Some(seat) => Some(seat as u8),
-                    None => {
-                        self.faults.push(fault(
-                            e.line,
-                            format!(
-                                "turn: there is no player named `{}` (players: {})",
-                                e.value,
-                                names.join(" ")
-                            ),
-                        ));
-                        None
-                    }
-                })
-            }
-        }
+        })
     }
 }
 
