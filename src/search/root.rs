@@ -545,53 +545,209 @@ fn solve_with(
 ) -> Solution {
     let start = Instant::now();
     let rules = &deal.rules;
-    let perfect = rules.perfect_score();
     // The relaxed game is searched when it has a table (see `Tables::new`) and applies here.
     let use_relaxed = tables.relaxed.capacity() > 0 && relaxation_applies(deal, state);
-    let use_pool = use_relaxed && config.tuning.pool && pool_applies(deal, state);
-    let table = &tables.real;
-    let relaxed_table = &tables.relaxed;
     let own_stop = AtomicBool::new(false);
-    let stop = config.cancel.as_deref().unwrap_or(&own_stop);
     let nodes = AtomicU64::new(0);
-    let ctx = Ctx {
-        deal,
-        goal: Goal::full(rules),
-        relaxed: false,
-        pool: false,
-        table,
-        tuning: config.tuning,
-        stop,
-        deadline: deadline_after(start, config.time_limit),
-        node_limit: u64::MAX,
-        nodes: &nodes,
-        yielding: config.ceiling.as_deref().map(|c| &c.yielding),
+    let no_ceiling = AtomicBool::new(false);
+    let root = Root {
+        ctx: Ctx {
+            deal,
+            goal: Goal::full(rules),
+            relaxed: false,
+            pool: false,
+            table: &tables.real,
+            tuning: config.tuning,
+            stop: config.cancel.as_deref().unwrap_or(&own_stop),
+            deadline: deadline_after(start, config.time_limit),
+            node_limit: u64::MAX,
+            nodes: &nodes,
+            yielding: config.ceiling.as_deref().map(|c| &c.yielding),
+        },
+        state,
+        config,
+        relaxed_table: &tables.relaxed,
+        relaxed_root: relaxed_root(state),
+        use_relaxed,
+        use_pool: use_relaxed && config.tuning.pool && pool_applies(deal, state),
+        depth: if config.threads > 1 { SPLIT_DEPTH } else { 0 },
+        shares: shares(rules.players),
+        want_line,
+        // Set when the ceiling is lowered: the round's questions stop, and the next round asks
+        // below it.
+        interrupt: config
+            .ceiling
+            .as_deref()
+            .map_or(&no_ceiling, |c| &c.lowered),
     };
-    let (mut lo, mut line) = greedy(deal, state, config.tuning.merge);
-    let mut hi = if state.is_over() {
-        lo
+    let mut progress = root.start(ceiling);
+    // One thread searches right here: no pool to build, which matters for the many small
+    // solves of batches and samples.
+    if config.threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .expect("a thread pool can be built")
+            .install(|| root.narrow(&mut progress));
     } else {
-        upper_bound(deal, state, config.tuning.bounds)
-            .min(ceiling.unwrap_or(u8::MAX))
-            .max(lo)
-    };
-    let depth = if config.threads > 1 { SPLIT_DEPTH } else { 0 };
-    // Nodes left under `config.max_nodes` (each sequential sub-search gets at most this).
-    let budget = |nodes: &AtomicU64| {
-        config.max_nodes.map_or(u64::MAX, |m| {
-            m.saturating_sub(nodes.load(Ordering::Relaxed))
+        root.narrow(&mut progress);
+    }
+    let Progress { lo, hi, line, .. } = progress;
+    Solution {
+        max_score: lo,
+        perfect_score: rules.perfect_score(),
+        proven: lo == hi,
+        lower_bound: lo,
+        upper_bound: hi,
+        line: if want_line { line } else { Vec::new() },
+        nodes: nodes.load(Ordering::Relaxed),
+        seconds: start.elapsed().as_secs_f64(),
+        table_entries: tables.real.len() + tables.relaxed.len(),
+    }
+}
+
+/// One search of a root position: what stays fixed while [`Root::narrow`] closes the bounds.
+struct Root<'a> {
+    /// The real game's questions (the full goal, the real table, the limits).
+    ctx: Ctx<'a>,
+    state: &'a State,
+    config: &'a SolveConfig,
+    relaxed_table: &'a Table,
+    relaxed_root: State,
+    use_relaxed: bool,
+    use_pool: bool,
+    /// Plies of each question split across threads.
+    depth: u32,
+    shares: Shares,
+    want_line: bool,
+    /// Set when another solver lowers the ceiling: the round's questions stop.
+    interrupt: &'a AtomicBool,
+}
+
+/// What the root knows so far: a line reaching `lo`, no line above `hi`, the goals of the
+/// question "can the real game reach `hi`?" not yet refuted, and the round's budget.
+struct Progress {
+    lo: u8,
+    hi: u8,
+    line: Vec<Action>,
+    goals: Vec<OpenGoal>,
+    /// Node budget of each question this round; it doubles every round.
+    round_budget: u64,
+    /// Rounds so far: the salt of each round's noisy beam.
+    round: u64,
+}
+
+/// What one round's questions showed.
+enum RoundEnd {
+    /// A goal at `hi` is reached (and, where a line is wanted, the line was rebuilt or a limit
+    /// struck first): the search is over.
+    Reached,
+    /// Every goal at `hi` is refuted: the next round asks one point lower.
+    Refuted,
+    /// Some goals are still open.
+    Open,
+}
+
+impl Root<'_> {
+    /// The first bounds: a greedy play-out's score and line below, the static bounds (and a
+    /// ceiling the caller already has) above.
+    fn start(&self, ceiling: Option<u8>) -> Progress {
+        let (deal, state) = (self.ctx.deal, self.state);
+        let (lo, line) = greedy(deal, state, self.config.tuning.merge);
+        let hi = if state.is_over() {
+            lo
+        } else {
+            upper_bound(deal, state, self.config.tuning.bounds)
+                .min(ceiling.unwrap_or(u8::MAX))
+                .max(lo)
+        };
+        Progress {
+            lo,
+            hi,
+            line,
+            goals: self.open_goals(hi),
+            round_budget: QUICK_NODES,
+            round: 0,
+        }
+    }
+
+    /// Narrows the bounds until they meet or a limit strikes.
+    ///
+    /// Three kinds of question share the work, each with a node budget that doubles every
+    /// round, so no one of them can starve the others:
+    /// 1. can the real game reach the upper bound? (most deals: yes, found at once). Below the
+    ///    perfect score, asked once per goal (see `Goal`): each is far easier to refute;
+    /// 2. can the pool game, and then the relaxed game, reach it (each goal)? They are much
+    ///    smaller, and where they cannot, neither can the real game;
+    /// 3. can the real game beat the best line found? Just above the true maximum the bounds
+    ///    cut far more than at the upper bound.
+    fn narrow(&self, p: &mut Progress) {
+        while p.lo < p.hi && !self.ctx.stop.load(Ordering::Relaxed) {
+            self.publish(p);
+            if let Some(cap) = self
+                .config
+                .ceiling
+                .as_ref()
+                .and_then(|c| c.take(p.lo, p.hi))
+            {
+                p.hi = cap;
+                p.goals = self.open_goals(p.hi);
+                continue;
+            }
+            if p.round_budget.min(self.budget()) == 0 {
+                break;
+            }
+            match self.ask_round(p) {
+                RoundEnd::Reached => break,
+                RoundEnd::Refuted => {
+                    p.hi = if self.ctx.deal.rules.endless {
+                        p.lo
+                    } else {
+                        p.hi - 1
+                    };
+                    p.goals = self.open_goals(p.hi);
+                    continue;
+                }
+                RoundEnd::Open => {}
+            }
+            if !self.climb(p) {
+                break;
+            }
+            if p.lo >= p.hi {
+                continue;
+            }
+            self.widen(p);
+            p.round_budget = p.round_budget.saturating_mul(2);
+            p.round += 1;
+        }
+        self.publish(p);
+    }
+
+    /// Nodes left under `--max-nodes` (each sequential sub-search gets at most this).
+    fn budget(&self) -> u64 {
+        self.config.max_nodes.map_or(u64::MAX, |m| {
+            m.saturating_sub(self.ctx.nodes.load(Ordering::Relaxed))
         })
-    };
-    let relaxed_root = relaxed_root(state);
-    // The goals the question "can the game reach k?" is put as, those the bound allows.
-    let open_goals = |k: u8| -> Vec<OpenGoal> {
-        let goals = if config.tuning.goals && split_goals(rules, k) {
+    }
+
+    /// Tells the other solver (if any) the bounds so far.
+    fn publish(&self, p: &Progress) {
+        if let Some(c) = &self.config.ceiling {
+            c.publish(p.lo, p.hi, p.line.len());
+        }
+    }
+
+    /// The goals the question "can the game reach k?" is put as, those the bound allows.
+    fn open_goals(&self, k: u8) -> Vec<OpenGoal> {
+        let (deal, state) = (self.ctx.deal, self.state);
+        let rules = &deal.rules;
+        let goals = if self.config.tuning.goals && split_goals(rules, k) {
             Goal::splits(rules, k)
                 .into_iter()
-                .filter(|g| goal_bound(deal, state, config.tuning.bounds, g) >= k)
+                .filter(|g| goal_bound(deal, state, self.config.tuning.bounds, g) >= k)
                 .collect()
         } else {
-            vec![ctx.goal]
+            vec![self.ctx.goal]
         };
         goals
             .into_iter()
@@ -602,237 +758,191 @@ fn solve_with(
                 relaxed_reaches: false,
             })
             .collect()
-    };
-    let mut search = || {
-        // Three kinds of question share the work, each with a node budget that doubles every
-        // round, so no one of them can starve the others:
-        // 1. can the real game reach the upper bound? (most deals: yes, found at once). Below
-        //    the perfect score, asked once per goal (see `Goal`): each is far easier to refute;
-        // 2. can the pool game, and then the relaxed game, reach it (each goal)? They are much
-        //    smaller, and where they cannot, neither can the real game;
-        // 3. can the real game beat the best line found? Just above the true maximum the
-        //    bounds cut far more than at the upper bound.
-        let mut round_budget = QUICK_NODES;
-        // Rounds so far: the salt of each round's noisy beam.
-        let mut round = 0u64;
-        // The goals of the question "can the real game reach hi?" not yet refuted.
-        let mut goals = open_goals(hi);
-        // Set when the ceiling is lowered: the round's questions stop, and the next round asks
-        // below it.
-        let no_ceiling = AtomicBool::new(false);
-        let interrupt = config
-            .ceiling
-            .as_deref()
-            .map_or(&no_ceiling, |c| &c.lowered);
-        let shares = shares(rules.players);
-        let publish = |lo, hi, line: &[Action]| {
-            if let Some(c) = &config.ceiling {
-                c.publish(lo, hi, line.len());
+    }
+
+    /// For every open goal: can the real game reach it? And if not yet known, the pool game
+    /// (far smaller: where it cannot reach the goal, neither can the relaxed game), then the
+    /// relaxed game. With more threads the two kinds run side by side, the relaxed games of
+    /// different goals too.
+    fn ask_round(&self, p: &mut Progress) -> RoundEnd {
+        let (answers, relaxed): (Vec<Answer>, Vec<OpenGoal>) = if self.config.threads > 1 {
+            rayon::join(
+                || self.ask_real(p),
+                || p.goals.par_iter().map(|g| self.ask_relaxed(p, g)).collect(),
+            )
+        } else {
+            let answers = self.ask_real(p);
+            if answers.contains(&Answer::Yes) {
+                (answers, p.goals.clone())
+            } else {
+                let relaxed = p.goals.iter().map(|g| self.ask_relaxed(p, g)).collect();
+                (answers, relaxed)
             }
         };
-        while lo < hi && !stop.load(Ordering::Relaxed) {
-            publish(lo, hi, &line);
-            if let Some(cap) = config.ceiling.as_ref().and_then(|c| c.take(lo, hi)) {
-                hi = cap;
-                goals = open_goals(hi);
-                continue;
+        let reached = answers
+            .iter()
+            .position(|a| *a == Answer::Yes)
+            .map(|i| p.goals[i].goal);
+        p.goals = relaxed;
+        for (open, answer) in p.goals.iter_mut().zip(&answers) {
+            if *answer == Answer::No {
+                open.refuted = true;
             }
-            let limit = round_budget.min(budget(&nodes));
+        }
+        if let Some(goal) = reached {
+            self.take_line(p, goal);
+            return RoundEnd::Reached;
+        }
+        p.goals.retain(|g| !g.refuted);
+        if p.goals.is_empty() {
+            RoundEnd::Refuted
+        } else {
+            RoundEnd::Open
+        }
+    }
+
+    /// Can the real game reach `p.hi`, goal by goal until one is reached?
+    fn ask_real(&self, p: &Progress) -> Vec<Answer> {
+        let mut answers = Vec::with_capacity(p.goals.len());
+        for open in &p.goals {
+            let limited = Ctx {
+                node_limit: p.round_budget.min(self.budget()),
+                goal: open.goal,
+                ..self.ctx.clone_ref()
+            };
+            let answer = limited.reach_split(self.state, p.hi, self.depth, self.interrupt);
+            answers.push(answer);
+            if answer == Answer::Yes {
+                break;
+            }
+        }
+        answers
+    }
+
+    /// `open` after asking the pool game and then the relaxed game whether they reach it at
+    /// `p.hi`, where they apply and are not known to.
+    fn ask_relaxed(&self, p: &Progress, open: &OpenGoal) -> OpenGoal {
+        let mut open = *open;
+        let ask = |pool| {
+            Ctx {
+                relaxed: true,
+                pool,
+                table: self.relaxed_table,
+                goal: open.goal,
+                // The relaxed games decide the hard deals; they get the larger share.
+                node_limit: p
+                    .round_budget
+                    .saturating_mul(self.shares.relaxed)
+                    .min(self.budget()),
+                ..self.ctx.clone_ref()
+            }
+            .reach_split(&self.relaxed_root, p.hi, self.depth, self.interrupt)
+        };
+        if self.use_pool && !open.refuted && !open.pool_reaches {
+            match ask(true) {
+                Answer::No => open.refuted = true,
+                Answer::Yes => open.pool_reaches = true,
+                Answer::Stopped => {}
+            }
+        }
+        // The relaxed game only once the pool game (where it applies) reaches the goal.
+        if self.use_relaxed
+            && !open.refuted
+            && !open.relaxed_reaches
+            && (open.pool_reaches || !self.use_pool)
+        {
+            match ask(false) {
+                Answer::No => open.refuted = true,
+                Answer::Yes => open.relaxed_reaches = true,
+                Answer::Stopped => {}
+            }
+        }
+        open
+    }
+
+    /// `goal` is reached at `p.hi`: the bounds meet, with the line rebuilt where one is wanted.
+    fn take_line(&self, p: &mut Progress, goal: Goal) {
+        if !self.want_line {
+            p.lo = p.hi;
+            return;
+        }
+        let found = Ctx {
+            goal,
+            ..self.ctx.clone_ref()
+        }
+        .line(self.state, p.hi);
+        // Without the line (a limit struck first) the bound it would prove is not claimed:
+        // the answer stays the bounds that a line shows.
+        if let Some(found) = found {
+            p.lo = final_score(self.ctx.deal, self.state, &found).max(p.hi);
+            p.line = found;
+        }
+    }
+
+    /// Climbs from the best line while each next score is found within the budget: the
+    /// questions above were just left open at this budget, so asking them again first would
+    /// only repeat them. False when a limit cut the rebuilding of a line short (the search is
+    /// then over).
+    fn climb(&self, p: &mut Progress) -> bool {
+        let deal = self.ctx.deal;
+        while !deal.rules.endless && p.lo + 1 < p.hi {
+            // `--max-nodes` spent: no step more (each would still take a few nodes).
+            let limit = p.round_budget.min(self.budget());
             if limit == 0 {
                 break;
             }
-            // For every goal: can the real game reach it? And if not yet known, the pool game
-            // (far smaller: where it cannot reach the goal, neither can the relaxed game),
-            // then the relaxed game. With more threads the two kinds run side by side, the
-            // relaxed games of different goals too.
-            let real_part = || {
-                let mut answers = Vec::with_capacity(goals.len());
-                for open in &goals {
-                    let limited = Ctx {
-                        node_limit: round_budget.min(budget(&nodes)),
-                        goal: open.goal,
-                        ..ctx.clone_ref()
-                    };
-                    let answer = limited.reach_split(state, hi, depth, interrupt);
-                    answers.push(answer);
-                    if answer == Answer::Yes {
-                        break;
-                    }
-                }
-                answers
+            let limited = Ctx {
+                node_limit: limit,
+                ..self.ctx.clone_ref()
             };
-            let relaxed_part = |open: &OpenGoal| {
-                let mut open = *open;
-                let ask = |pool| {
-                    Ctx {
-                        relaxed: true,
-                        pool,
-                        table: relaxed_table,
-                        goal: open.goal,
-                        // The relaxed games decide the hard deals; they get the larger share.
-                        node_limit: round_budget
-                            .saturating_mul(shares.relaxed)
-                            .min(budget(&nodes)),
-                        ..ctx.clone_ref()
+            match limited.reach_split(self.state, p.lo + 1, self.depth, self.interrupt) {
+                Answer::Yes if self.want_line => match self.ctx.line(self.state, p.lo + 1) {
+                    Some(found) => {
+                        p.lo = final_score(deal, self.state, &found).max(p.lo + 1);
+                        p.line = found;
                     }
-                    .reach_split(&relaxed_root, hi, depth, interrupt)
-                };
-                if use_pool && !open.refuted && !open.pool_reaches {
-                    match ask(true) {
-                        Answer::No => open.refuted = true,
-                        Answer::Yes => open.pool_reaches = true,
-                        Answer::Stopped => {}
-                    }
-                }
-                // The relaxed game only once the pool game (where it applies) reaches the goal.
-                if use_relaxed
-                    && !open.refuted
-                    && !open.relaxed_reaches
-                    && (open.pool_reaches || !use_pool)
-                {
-                    match ask(false) {
-                        Answer::No => open.refuted = true,
-                        Answer::Yes => open.relaxed_reaches = true,
-                        Answer::Stopped => {}
-                    }
-                }
-                open
-            };
-            let (answers, relaxed): (Vec<Answer>, Vec<OpenGoal>) = if config.threads > 1 {
-                rayon::join(real_part, || goals.par_iter().map(relaxed_part).collect())
-            } else {
-                let answers = real_part();
-                if answers.contains(&Answer::Yes) {
-                    (answers, goals.clone())
-                } else {
-                    (answers, goals.iter().map(relaxed_part).collect())
-                }
-            };
-            let reached = answers
-                .iter()
-                .position(|a| *a == Answer::Yes)
-                .map(|i| goals[i].goal);
-            goals = relaxed;
-            for (open, answer) in goals.iter_mut().zip(&answers) {
-                if *answer == Answer::No {
-                    open.refuted = true;
-                }
-            }
-            if let Some(goal) = reached {
-                if want_line {
-                    let found = Ctx {
-                        goal,
-                        ..ctx.clone_ref()
-                    }
-                    .line(state, hi);
-                    // Without the line (a limit struck first) the bound it would prove is not
-                    // claimed: the answer stays the bounds that a line shows.
-                    if let Some(found) = found {
-                        lo = final_score(deal, state, &found).max(hi);
-                        line = found;
-                    }
-                } else {
-                    lo = hi;
-                }
-                break;
-            }
-            goals.retain(|g| !g.refuted);
-            if goals.is_empty() {
-                hi = if rules.endless { lo } else { hi - 1 };
-                goals = open_goals(hi);
-                continue;
-            }
-            // Climb from the best line while each next score is found within the budget: the
-            // questions above were just left open at this budget, so asking them again first
-            // would only repeat them.
-            let mut cut_short = false;
-            while !rules.endless && lo + 1 < hi {
-                // `--max-nodes` spent: no step more (each would still take a few nodes).
-                let limit = round_budget.min(budget(&nodes));
-                if limit == 0 {
+                    None => return false,
+                },
+                Answer::Yes => p.lo += 1,
+                Answer::No => {
+                    p.hi = p.lo;
                     break;
                 }
-                let limited = Ctx {
-                    node_limit: limit,
-                    ..ctx.clone_ref()
-                };
-                match limited.reach_split(state, lo + 1, depth, interrupt) {
-                    Answer::Yes => {
-                        if want_line {
-                            match ctx.line(state, lo + 1) {
-                                Some(found) => {
-                                    lo = final_score(deal, state, &found).max(lo + 1);
-                                    line = found;
-                                }
-                                None => {
-                                    cut_short = true;
-                                    break;
-                                }
-                            }
-                        } else {
-                            lo += 1;
-                        }
-                    }
-                    Answer::No => {
-                        hi = lo;
-                        break;
-                    }
-                    Answer::Stopped => break,
-                }
+                Answer::Stopped => break,
             }
-            if cut_short {
+        }
+        true
+    }
+
+    /// A wider look for a better line, only once a round's questions have left the score open:
+    /// most deals are settled by them in far fewer nodes than a beam takes. Not once
+    /// `--max-nodes` is spent.
+    fn widen(&self, p: &mut Progress) {
+        if p.lo >= p.hi || self.ctx.stop.load(Ordering::Relaxed) || self.budget() == 0 {
+            return;
+        }
+        let width = (p.round_budget / self.shares.beam_nodes_per_width).clamp(1, MAX_BEAM) as usize;
+        // Two beams that keep different positions (see `Ranking`); the second's noise is fresh
+        // every round.
+        for ranking in [Ranking::Points, Ranking::Promise { salt: p.round }] {
+            if p.lo >= p.hi {
                 break;
             }
-            if lo >= hi {
-                continue;
+            let found = beam(
+                self.ctx.deal,
+                self.state,
+                width,
+                p.hi,
+                ranking,
+                self.config.tuning,
+                self.ctx.deadline,
+            );
+            self.ctx.nodes.fetch_add(found.nodes, Ordering::Relaxed);
+            if found.score > p.lo {
+                p.lo = found.score;
+                p.line = found.line;
             }
-            // A wider look for a better line, only once a round's questions have left the score
-            // open: most deals are settled by them in far fewer nodes than a beam takes. Not once
-            // `--max-nodes` is spent.
-            if lo < hi && !stop.load(Ordering::Relaxed) && budget(&nodes) > 0 {
-                let width =
-                    (round_budget / shares.beam_nodes_per_width).clamp(1, MAX_BEAM) as usize;
-                // Two beams that keep different positions (see `Ranking`); the second's noise
-                // is fresh every round.
-                let rankings = [Ranking::Points, Ranking::Promise { salt: round }];
-                for ranking in rankings {
-                    if lo >= hi {
-                        break;
-                    }
-                    let found = beam(deal, state, width, hi, ranking, config.tuning, ctx.deadline);
-                    nodes.fetch_add(found.nodes, Ordering::Relaxed);
-                    if found.score > lo {
-                        lo = found.score;
-                        line = found.line;
-                    }
-                }
-            }
-            round_budget = round_budget.saturating_mul(2);
-            round += 1;
         }
-        publish(lo, hi, &line);
-    };
-    // One thread searches right here: no pool to build, which matters for the many small
-    // solves of batches and samples.
-    if config.threads > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .build()
-            .expect("a thread pool can be built")
-            .install(search);
-    } else {
-        search();
-    }
-    Solution {
-        max_score: lo,
-        perfect_score: perfect,
-        proven: lo == hi,
-        lower_bound: lo,
-        upper_bound: hi,
-        line: if want_line { line } else { Vec::new() },
-        nodes: nodes.load(Ordering::Relaxed),
-        seconds: start.elapsed().as_secs_f64(),
-        table_entries: table.len() + relaxed_table.len(),
     }
 }
 
