@@ -353,63 +353,14 @@ impl Encoding {
         scores: RangeInclusive<u8>,
         implied: bool,
     ) -> Encoding {
-        let lowest = *scores.start();
         let rules = &deal.rules;
-        let order = rules.variant.play_order();
-        let tokens = rules.tokens();
-        let players = rules.players as usize;
-        let suits = rules.variant.suits.len();
-        let size = order.stack_size() as usize;
-        let max_clues = rules.max_clues as usize;
-        let max_strikes = rules.max_strikes as usize;
-        let n = deal.pile_left(state) as usize;
-        let target = asked(rules, lowest);
+        let target = asked(rules, *scores.start());
         let horizon = horizon(deal, state, target);
-        // Every hand holds a card now, so each keeps its size while the pile lasts.
-        let hands_full_while_drawing = (0..players).all(|p| !state.hand(p).is_empty());
-        // The points the target leaves to lose: a line reaching it never throws a card that
-        // would cost more.
-        let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
         // The scores above the lowest, each asked under its own assumption.
         let rungs = rungs(&mut cnf, deal, state, scores);
-        let higher = &rungs[1..];
-
-        let pieces = pieces(deal, state);
-        // Each pile card's owner: the player whose turn draws it.
-        let owner: Vec<Vec<Lit>> = pieces
-            .iter()
-            .map(|piece| match piece.origin {
-                Origin::Pile(_) => {
-                    let lits: Vec<Lit> = (0..players).map(|_| cnf.var()).collect();
-                    cnf.exactly_one(&lits);
-                    lits
-                }
-                Origin::Hand(_) => Vec::new(),
-            })
-            .collect();
-
-        let root_height = |piece: &Piece| state.stacks[piece.card.suit() as usize].height();
-        // The pieces that are the last copy of a card still needed, and cost more points than
-        // the target leaves to lose if thrown (its stack then ends below it, short of the
-        // stack's size by at least `size - place + 1`): with `implied`, none is thrown. For the
-        // perfect score that is every last copy.
-        let precious = precious(&pieces, state, size, spare_points);
-        // The state before turn 0.
-        let mut clues = Counter::fixed(state.clues as usize, max_clues);
-        let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
-        let mut drawn = Counter::fixed(0, n);
-        let mut heights: Vec<Counter> = (0..suits)
-            .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
-            .collect();
-        let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
-        // Each piece's throw literals, one a turn it may be thrown.
-        let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); pieces.len()];
-        // The game is over before this turn (see the end of the loop).
-        let mut over = won_lit(&mut cnf, &heights);
-        // `empty[b]`: the pile is empty before turn b.
-        let mut empty: Vec<Lit> = vec![drawn.at_least(n as isize)];
-        let mut turns = Vec::with_capacity(horizon);
+        let cards = Cards::new(&mut cnf, deal, state, target);
+        let mut before = Before::start(&mut cnf, deal, state, &cards);
         // Throws (discards and misplays) while the pile lasts, at most the pace (see `pace`;
         // none once the pile is empty, and no limit in endless mode).
         let pace = pace(deal, state, target);
@@ -418,150 +369,48 @@ impl Encoding {
         }
         let pace = pace.filter(|_| implied).map(|p| p.max(0) as usize);
         let mut thrown_so_far = Counter::fixed(0, pace.unwrap_or(0));
-
+        let blocks = Blocks {
+            deal,
+            state,
+            cards: &cards,
+            higher: &rungs[1..],
+            implied,
+            pace,
+            // Every hand holds a card now, so each keeps its size while the pile lasts.
+            hands_full_while_drawing: (0..rules.players as usize)
+                .all(|p| !state.hand(p).is_empty()),
+        };
+        // Each piece's throw literals, one a turn it may be thrown.
+        let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); cards.pieces.len()];
+        let mut turns = Vec::with_capacity(horizon);
         for t in 0..horizon {
-            let mover = (state.turn as usize + t) % players;
-            let mut turn = Turn {
-                misplay: cnf.var(),
-                clue: cnf.var(),
-                idle: over,
-                ..Turn::default()
-            };
-            // 0. A clue needs another player holding a card, unless a clue may touch nothing
-            //    (outside endless mode [`applies`] has made sure one always does).
-            if rules.endless && !rules.clue_may_touch_nothing() {
-                let held = holding_others(&mut cnf, &pieces, &owner, &used, &drawn, mover);
-                let full = if hands_full_while_drawing {
-                    -empty[t]
-                } else {
-                    Cnf::FALSE
-                };
-                let someone = cnf.or(&[full, held]);
-                cnf.clause(&[-turn.clue, someone]);
-            }
-            // 1. The cards the mover may use, once each: their own, and pile cards they drew.
-            //    The r-th pile card is drawn on turn r at the earliest, and its drawer's next
-            //    turn comes a round later. A card already below its stack is never played.
-            for (i, piece) in pieces.iter().enumerate() {
-                let mine = match piece.origin {
-                    Origin::Hand(p) => p == mover,
-                    Origin::Pile(r) => r + players <= t,
-                };
-                if !mine {
-                    continue;
-                }
-                let play = if piece.place > root_height(piece) {
-                    cnf.var()
-                } else {
-                    Cnf::FALSE
-                };
-                let throw = if implied && precious[i] {
-                    Cnf::FALSE
-                } else {
-                    cnf.var()
-                };
-                for lit in [play, throw] {
-                    cnf.clause(&[-lit, -used[i]]);
-                    if let Origin::Pile(r) = piece.origin {
-                        cnf.clause(&[-lit, drawn.at_least(r as isize + 1)]);
-                        cnf.clause(&[-lit, owner[i][mover]]);
-                    }
-                }
-                used[i] = cnf.or(&[used[i], play, throw]);
-                fits(&mut cnf, piece, &heights, play, throw, turn.misplay);
-                if play != Cnf::FALSE {
-                    turn.play.push((i, play));
-                }
-                if throw != Cnf::FALSE {
-                    turn.throw.push((i, throw));
-                    throws_of[i].push(throw);
-                }
-            }
-            let plays: Vec<Lit> = turn.play.iter().map(|&(_, l)| l).collect();
-            let throws: Vec<Lit> = turn.throw.iter().map(|&(_, l)| l).collect();
-            let all: Vec<Lit> = plays.iter().chain(&throws).copied().collect();
-            cnf.at_most_one(&all);
-            let played = cnf.or(&plays);
-            let thrown = cnf.or(&throws);
-            let uses = cnf.or(&[played, thrown]);
-            // 2. Exactly one kind of turn; nothing once the game is won.
-            cnf.exactly_one(&[uses, turn.clue, turn.idle]);
-            cnf.clause(&[-turn.misplay, thrown]);
-
-            // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
-            //    the variant allows) and a finished stack gain, up to the maximum.
-            cnf.clause(&[-turn.clue, clues.at_least(tokens.clue_cost as isize)]);
-            let next_clues = token_step(
-                &mut cnf,
-                rules,
-                &clues,
-                Some(turn.clue),
-                (thrown, turn.misplay),
-                &tops(&pieces, &turn.play, size),
-            );
-
-            // 4. Strikes: a misplay adds one, and the last one is never taken.
-            let next_strikes = strike_step(&mut cnf, &strikes, turn.misplay, max_strikes);
-
-            // 5. Drawing: every use draws while the pile lasts.
-            let next_drawn = Counter::fresh(&mut cnf, n);
-            drawn.step(&mut cnf, &[uses], &next_drawn, 1);
-            drawn.step(&mut cnf, &[-uses], &next_drawn, 0);
-            for (i, piece) in pieces.iter().enumerate() {
-                if let Origin::Pile(r) = piece.origin {
-                    let k = r as isize + 1;
-                    let now = [next_drawn.at_least(k), -drawn.at_least(k)];
-                    cnf.clause(&[-now[0], -now[1], owner[i][mover]]);
-                }
-            }
-
-            // 5b. Pace: a throw while the pile lasts uses up one turn that could have played.
-            if let Some(pace) = pace {
-                let counted = cnf.and(&[thrown, -empty[t]]);
-                cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
-                pace_when(&mut cnf, deal, state, higher, counted, &thrown_so_far);
-                let next_thrown = Counter::fresh(&mut cnf, pace);
-                thrown_so_far.step(&mut cnf, &[counted], &next_thrown, 1);
-                thrown_so_far.step(&mut cnf, &[-counted], &next_thrown, 0);
-                thrown_so_far = next_thrown;
-            }
-
-            // 6. Fireworks: a played card raises its stack to its place.
-            let next_heights = raise_stacks(&mut cnf, &pieces, &turn.play, &heights, size);
-
-            clues = next_clues;
-            strikes = next_strikes;
-            drawn = next_drawn;
-            heights = next_heights;
-            empty.push(drawn.at_least(n as isize));
-            // Over before turn t + 1: every firework complete, or a round played since the
-            // pile ran out (or the turns left in the final round taken).
-            let done = won_lit(&mut cnf, &heights);
-            let last_round = match state.final_turns {
-                _ if rules.endless => Cnf::FALSE,
-                NOT_FINAL => (t + 1)
-                    .checked_sub(players)
-                    .map_or(Cnf::FALSE, |b| empty[b]),
-                left => Cnf::constant(t + 1 >= left as usize),
-            };
-            over = cnf.or(&[done, last_round]);
+            let turn = blocks.turn(&mut cnf, t, &mut before, &mut thrown_so_far, &mut throws_of);
             turns.push(turn);
         }
 
         // 7. The end: the target reached when the game is over (at the horizon at the latest).
-        let points: Vec<Lit> = heights
+        let points: Vec<Lit> = before
+            .heights
             .iter()
-            .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
+            .flat_map(|h| (1..=h.max() as isize).map(|k| h.at_least(k)))
             .collect();
         cnf.at_least(&points, target as usize);
-        let used_by = (&pieces[..], &throws_of[..]);
-        ask_when(&mut cnf, deal, state, higher, &points, used_by, implied);
+        let used_by = (&cards.pieces[..], &throws_of[..]);
+        ask_when(
+            &mut cnf,
+            deal,
+            state,
+            blocks.higher,
+            &points,
+            used_by,
+            implied,
+        );
         if implied {
-            stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
+            stays_below_thrown(&mut cnf, &cards.pieces, state, &throws_of, &before.heights);
         }
         Encoding {
             cnf,
-            pieces,
+            pieces: cards.pieces,
             turns,
             rungs,
         }
@@ -627,6 +476,302 @@ impl Encoding {
             }
         }
         line
+    }
+}
+
+/// What the per-turn formula knows of the cards: the pieces, each pile card's owner, and the
+/// pieces never thrown.
+struct Cards {
+    pieces: Vec<Piece>,
+    /// Each pile card's owner, one literal a seat: the player whose turn draws it (empty for
+    /// a card in a hand).
+    owner: Vec<Vec<Lit>>,
+    /// The pieces that are the last copy of a card still needed, and cost more points than
+    /// the target leaves to lose if thrown (its stack then ends below it, short of the
+    /// stack's size by at least `size - place + 1`): with `implied`, none is thrown. For the
+    /// perfect score that is every last copy.
+    precious: Vec<bool>,
+}
+
+impl Cards {
+    fn new(cnf: &mut Cnf, deal: &Deal, state: &State, target: u8) -> Cards {
+        let rules = &deal.rules;
+        let pieces = pieces(deal, state);
+        let owner = pieces
+            .iter()
+            .map(|piece| match piece.origin {
+                Origin::Pile(_) => {
+                    let lits: Vec<Lit> = (0..rules.players).map(|_| cnf.var()).collect();
+                    cnf.exactly_one(&lits);
+                    lits
+                }
+                Origin::Hand(_) => Vec::new(),
+            })
+            .collect();
+        // The points the target leaves to lose: a line reaching it never throws a card that
+        // would cost more.
+        let spare_points = rules.perfect_score().saturating_sub(target) as usize;
+        let size = rules.variant.play_order().stack_size() as usize;
+        let precious = precious(&pieces, state, size, spare_points);
+        Cards {
+            pieces,
+            owner,
+            precious,
+        }
+    }
+}
+
+/// The game before a turn, as the formula's counters and literals.
+struct Before {
+    clues: Counter,
+    strikes: Counter,
+    drawn: Counter,
+    heights: Vec<Counter>,
+    /// Each piece used (played or thrown) before the turn.
+    used: Vec<Lit>,
+    /// The game is over before the turn.
+    over: Lit,
+    /// `empty[b]`: the pile is empty before turn b, for every turn so far and this one.
+    empty: Vec<Lit>,
+}
+
+impl Before {
+    /// The position itself, before turn 0.
+    fn start(cnf: &mut Cnf, deal: &Deal, state: &State, cards: &Cards) -> Before {
+        let rules = &deal.rules;
+        let size = rules.variant.play_order().stack_size() as usize;
+        let drawn = Counter::fixed(0, deal.pile_left(state) as usize);
+        let heights: Vec<Counter> = (0..rules.variant.suits.len())
+            .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
+            .collect();
+        let over = won_lit(cnf, &heights);
+        let empty = vec![drawn.at_least(drawn.max() as isize)];
+        Before {
+            clues: Counter::fixed(state.clues as usize, rules.max_clues as usize),
+            strikes: Counter::fixed(state.strikes as usize, rules.max_strikes as usize - 1),
+            drawn,
+            heights,
+            used: vec![Cnf::FALSE; cards.pieces.len()],
+            over,
+            empty,
+        }
+    }
+}
+
+/// What every block of the per-turn formula shares.
+struct Blocks<'a> {
+    deal: &'a Deal,
+    state: &'a State,
+    cards: &'a Cards,
+    /// The scores above the lowest, each asked under its assumption.
+    higher: &'a [Rung],
+    implied: bool,
+    /// With `implied`, the most throws while the pile lasts (see [`pace`]).
+    pace: Option<usize>,
+    /// Every hand holds a card at the position, so each keeps its size while the pile lasts.
+    hands_full_while_drawing: bool,
+}
+
+impl Blocks<'_> {
+    /// The block of turn `t`, moving `before` (and the throws counted against the pace) on to
+    /// the next turn.
+    fn turn(
+        &self,
+        cnf: &mut Cnf,
+        t: usize,
+        before: &mut Before,
+        thrown_so_far: &mut Counter,
+        throws_of: &mut [Vec<Lit>],
+    ) -> Turn {
+        let rules = &self.deal.rules;
+        let players = rules.players as usize;
+        let size = rules.variant.play_order().stack_size() as usize;
+        let mover = (self.state.turn as usize + t) % players;
+        let mut turn = Turn {
+            misplay: cnf.var(),
+            clue: cnf.var(),
+            idle: before.over,
+            ..Turn::default()
+        };
+        // 0. A clue needs another player holding a card, unless a clue may touch nothing
+        //    (outside endless mode [`applies`] has made sure one always does).
+        if rules.endless && !rules.clue_may_touch_nothing() {
+            self.clue_needs_a_holder(cnf, before, &turn, mover, t);
+        }
+        // 1. The cards the mover may use, once each.
+        self.card_uses(cnf, before, &mut turn, mover, t, throws_of);
+        let plays: Vec<Lit> = turn.play.iter().map(|&(_, l)| l).collect();
+        let throws: Vec<Lit> = turn.throw.iter().map(|&(_, l)| l).collect();
+        let all: Vec<Lit> = plays.iter().chain(&throws).copied().collect();
+        cnf.at_most_one(&all);
+        let played = cnf.or(&plays);
+        let thrown = cnf.or(&throws);
+        let uses = cnf.or(&[played, thrown]);
+        // 2. Exactly one kind of turn; nothing once the game is won.
+        cnf.exactly_one(&[uses, turn.clue, turn.idle]);
+        cnf.clause(&[-turn.misplay, thrown]);
+
+        // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
+        //    the variant allows) and a finished stack gain, up to the maximum.
+        let tokens = rules.tokens();
+        cnf.clause(&[-turn.clue, before.clues.at_least(tokens.clue_cost as isize)]);
+        let next_clues = token_step(
+            cnf,
+            rules,
+            &before.clues,
+            Some(turn.clue),
+            (thrown, turn.misplay),
+            &tops(&self.cards.pieces, &turn.play, size),
+        );
+
+        // 4. Strikes: a misplay adds one, and the last one is never taken.
+        let max_strikes = rules.max_strikes as usize;
+        let next_strikes = strike_step(cnf, &before.strikes, turn.misplay, max_strikes);
+
+        // 5. Drawing: every use draws while the pile lasts.
+        let next_drawn = self.draw_step(cnf, before, uses, mover);
+
+        // 5b. Pace: a throw while the pile lasts uses up one turn that could have played.
+        if let Some(pace) = self.pace {
+            let counted = cnf.and(&[thrown, -before.empty[t]]);
+            cnf.clause(&[-counted, -thrown_so_far.at_least(pace as isize)]);
+            pace_when(
+                cnf,
+                self.deal,
+                self.state,
+                self.higher,
+                counted,
+                thrown_so_far,
+            );
+            let next_thrown = Counter::fresh(cnf, pace);
+            thrown_so_far.step(cnf, &[counted], &next_thrown, 1);
+            thrown_so_far.step(cnf, &[-counted], &next_thrown, 0);
+            *thrown_so_far = next_thrown;
+        }
+
+        // 6. Fireworks: a played card raises its stack to its place.
+        let next_heights = raise_stacks(cnf, &self.cards.pieces, &turn.play, &before.heights, size);
+
+        before.clues = next_clues;
+        before.strikes = next_strikes;
+        before.drawn = next_drawn;
+        before.heights = next_heights;
+        let n = before.drawn.max() as isize;
+        before.empty.push(before.drawn.at_least(n));
+        before.over = self.over_after(cnf, before, t);
+        turn
+    }
+
+    /// Step 0 of a block: a clue needs another player holding a card (endless mode, where
+    /// hands run empty).
+    fn clue_needs_a_holder(
+        &self,
+        cnf: &mut Cnf,
+        before: &Before,
+        turn: &Turn,
+        mover: usize,
+        t: usize,
+    ) {
+        let cards = self.cards;
+        let held = holding_others(
+            cnf,
+            &cards.pieces,
+            &cards.owner,
+            &before.used,
+            &before.drawn,
+            mover,
+        );
+        let full = if self.hands_full_while_drawing {
+            -before.empty[t]
+        } else {
+            Cnf::FALSE
+        };
+        let someone = cnf.or(&[full, held]);
+        cnf.clause(&[-turn.clue, someone]);
+    }
+
+    /// Step 1 of a block: the cards the mover may use, once each: their own, and pile cards
+    /// they drew. The r-th pile card is drawn on turn r at the earliest, and its drawer's next
+    /// turn comes a round later. A card already below its stack is never played.
+    fn card_uses(
+        &self,
+        cnf: &mut Cnf,
+        before: &mut Before,
+        turn: &mut Turn,
+        mover: usize,
+        t: usize,
+        throws_of: &mut [Vec<Lit>],
+    ) {
+        let players = self.deal.rules.players as usize;
+        let cards = self.cards;
+        for (i, piece) in cards.pieces.iter().enumerate() {
+            let mine = match piece.origin {
+                Origin::Hand(p) => p == mover,
+                Origin::Pile(r) => r + players <= t,
+            };
+            if !mine {
+                continue;
+            }
+            let root_height = self.state.stacks[piece.card.suit() as usize].height();
+            let play = if piece.place > root_height {
+                cnf.var()
+            } else {
+                Cnf::FALSE
+            };
+            let throw = if self.implied && cards.precious[i] {
+                Cnf::FALSE
+            } else {
+                cnf.var()
+            };
+            for lit in [play, throw] {
+                cnf.clause(&[-lit, -before.used[i]]);
+                if let Origin::Pile(r) = piece.origin {
+                    cnf.clause(&[-lit, before.drawn.at_least(r as isize + 1)]);
+                    cnf.clause(&[-lit, cards.owner[i][mover]]);
+                }
+            }
+            before.used[i] = cnf.or(&[before.used[i], play, throw]);
+            fits(cnf, piece, &before.heights, play, throw, turn.misplay);
+            if play != Cnf::FALSE {
+                turn.play.push((i, play));
+            }
+            if throw != Cnf::FALSE {
+                turn.throw.push((i, throw));
+                throws_of[i].push(throw);
+            }
+        }
+    }
+
+    /// Step 5 of a block: the cards drawn after the turn (every use draws while the pile
+    /// lasts), and the owner of a pile card drawn now is the mover.
+    fn draw_step(&self, cnf: &mut Cnf, before: &Before, uses: Lit, mover: usize) -> Counter {
+        let drawn = &before.drawn;
+        let next_drawn = Counter::fresh(cnf, drawn.max());
+        drawn.step(cnf, &[uses], &next_drawn, 1);
+        drawn.step(cnf, &[-uses], &next_drawn, 0);
+        for (i, piece) in self.cards.pieces.iter().enumerate() {
+            if let Origin::Pile(r) = piece.origin {
+                let k = r as isize + 1;
+                let now = [next_drawn.at_least(k), -drawn.at_least(k)];
+                cnf.clause(&[-now[0], -now[1], self.cards.owner[i][mover]]);
+            }
+        }
+        next_drawn
+    }
+
+    /// Whether the game is over before turn `t + 1`: every firework complete, or a round
+    /// played since the pile ran out (or the turns left in the final round taken).
+    fn over_after(&self, cnf: &mut Cnf, before: &Before, t: usize) -> Lit {
+        let rules = &self.deal.rules;
+        let done = won_lit(cnf, &before.heights);
+        let last_round = match self.state.final_turns {
+            _ if rules.endless => Cnf::FALSE,
+            NOT_FINAL => (t + 1)
+                .checked_sub(rules.players as usize)
+                .map_or(Cnf::FALSE, |b| before.empty[b]),
+            left => Cnf::constant(t + 1 >= left as usize),
+        };
+        cnf.or(&[done, last_round])
     }
 }
 
