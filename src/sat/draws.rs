@@ -90,38 +90,18 @@ impl DrawEncoding {
     /// `implied`): satisfiable exactly when some line reaches `target`.
     pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> DrawEncoding {
         let rules = &deal.rules;
-        let order = rules.variant.play_order();
-        let tokens = rules.tokens();
-        let players = rules.players as usize;
-        let suits = rules.variant.suits.len();
-        let size = order.stack_size() as usize;
-        let max_clues = rules.max_clues as usize;
-        let max_strikes = rules.max_strikes as usize;
-        let cost = tokens.clue_cost.max(1) as usize;
-        let most_clues = max_clues / cost;
-        let n = deal.pile_left(state) as usize;
-        let final_turns = final_turns(deal, state);
+        let size = rules.variant.play_order().stack_size() as usize;
         let spare_points = rules.perfect_score().saturating_sub(target) as usize;
         let mut cnf = Cnf::new();
         let pieces = pieces(deal, state);
         let precious = precious(&pieces, state, size, spare_points);
-
-        let mut clues = Counter::fixed(state.clues as usize, max_clues);
-        let mut strikes = Counter::fixed(state.strikes as usize, max_strikes - 1);
-        let mut heights: Vec<Counter> = (0..suits)
-            .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
-            .collect();
-        let mut used: Vec<Lit> = vec![Cnf::FALSE; pieces.len()];
-        let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); pieces.len()];
-        // `movers[j][p]`: player p uses a card in draw block j.
-        let mut movers: Vec<Vec<Lit>> = Vec::with_capacity(n);
+        let mut now = Between::start(rules, state, &pieces);
         let pace = super::encode::pace(deal, state, target);
         if pace.is_some_and(|p| p < 0) {
             cnf.clause(&[]);
         }
         let pace = pace.filter(|_| implied).map(|p| p.max(0) as usize);
         let mut thrown_so_far = Counter::fixed(0, pace.unwrap_or(0));
-
         let ctx = Ctx {
             pieces: &pieces,
             precious: &precious,
@@ -129,55 +109,11 @@ impl DrawEncoding {
             rules,
             root: state,
         };
-
-        let total_max = clue_room(deal, state, target);
-        let mut total = Counter::fixed(0, total_max);
+        let mut total = Counter::fixed(0, clue_room(deal, state, target));
+        let n = deal.pile_left(state) as usize;
         let mut draws = Vec::with_capacity(n);
         for j in 0..n {
-            let over = won_lit(&mut cnf, &heights);
-            // Clues before the draw, in the order encoding, and the exact count.
-            let at_least = Counter::fresh(&mut cnf, most_clues);
-            cnf.clause(&[-over, -at_least.at_least(1)]);
-            let exact: Vec<Lit> = (0..=most_clues as isize)
-                .map(|v| {
-                    let a = at_least.at_least(v);
-                    let b = at_least.at_least(v + 1);
-                    cnf.and(&[a, -b])
-                })
-                .collect();
-            // Who moves: the player after the last drawer (or the player to move now), moved
-            // on by one per clue.
-            let before: Vec<Lit> = match movers.last() {
-                Some(last) => last.clone(),
-                None => (0..players)
-                    .map(|p| Cnf::constant((p + 1) % players == state.turn as usize % players))
-                    .collect(),
-            };
-            let first = (state.turn as usize + j) % players;
-            let (mover, next_total) =
-                mover_after_clues(&mut cnf, &before, first, &at_least, &exact, &total);
-            total = next_total;
-            // Tokens: the clues are paid from those held before them.
-            for v in 1..=most_clues as isize {
-                cnf.clause(&[-at_least.at_least(v), clues.at_least(v * cost as isize)]);
-            }
-            let after = Counter::fresh(&mut cnf, max_clues);
-            for (v, &e) in exact.iter().enumerate() {
-                clues.step(&mut cnf, &[e], &after, -((v * cost) as isize));
-            }
-            // The use: of a card dealt, or drawn in an earlier block.
-            let (uses, thrown) = ctx.uses(
-                &mut cnf,
-                (&mut used, &mut throws_of),
-                &heights,
-                &mover,
-                &movers,
-                j,
-            );
-            let one = uses.any(&mut cnf);
-            cnf.exactly_one(&[one, over]);
-            let (next_clues, next_strikes, next_heights) =
-                ctx.effects(&mut cnf, &uses, (None, thrown), &after, &strikes, &heights);
+            let (draw, thrown) = ctx.draw_block(&mut cnf, j, &mut now, &mut total);
             if let Some(pace) = pace {
                 cnf.clause(&[-thrown, -thrown_so_far.at_least(pace as isize)]);
                 let next = Counter::fresh(&mut cnf, pace);
@@ -185,59 +121,20 @@ impl DrawEncoding {
                 thrown_so_far.step(&mut cnf, &[-thrown], &next, 0);
                 thrown_so_far = next;
             }
-            clues = next_clues;
-            strikes = next_strikes;
-            heights = next_heights;
-            movers.push(mover);
-            draws.push(Draw {
-                clues_at_least: at_least.lits().to_vec(),
-                uses,
-                over,
-            });
+            draws.push(draw);
         }
+        let finals = (0..final_turns(deal, state))
+            .map(|k| ctx.final_block(&mut cnf, k, &mut now))
+            .collect();
 
-        let mut finals = Vec::with_capacity(final_turns);
-        for k in 0..final_turns {
-            let over = won_lit(&mut cnf, &heights);
-            let mover: Vec<Lit> = (0..players)
-                .map(|p| match movers.last() {
-                    Some(last) => last[(p + players * 2 - 1 - k % players) % players],
-                    None => Cnf::constant((state.turn as usize + k) % players == p),
-                })
-                .collect();
-            let (uses, thrown) = ctx.uses(
-                &mut cnf,
-                (&mut used, &mut throws_of),
-                &heights,
-                &mover,
-                &movers,
-                n,
-            );
-            let clue = cnf.var();
-            let one = uses.any(&mut cnf);
-            cnf.exactly_one(&[one, clue, over]);
-            cnf.clause(&[-clue, clues.at_least(cost as isize)]);
-            let (next_clues, next_strikes, next_heights) = ctx.effects(
-                &mut cnf,
-                &uses,
-                (Some(clue), thrown),
-                &clues,
-                &strikes,
-                &heights,
-            );
-            clues = next_clues;
-            strikes = next_strikes;
-            heights = next_heights;
-            finals.push(Final { uses, clue, over });
-        }
-
-        let points: Vec<Lit> = heights
+        let points: Vec<Lit> = now
+            .heights
             .iter()
             .flat_map(|h| (1..=size as isize).map(|k| h.at_least(k)))
             .collect();
         cnf.at_least(&points, target as usize);
         if implied {
-            stays_below_thrown(&mut cnf, &pieces, state, &throws_of, &heights);
+            stays_below_thrown(&mut cnf, &pieces, state, &now.throws_of, &now.heights);
         }
         DrawEncoding {
             cnf,
@@ -384,6 +281,36 @@ fn mover_after_clues(
     (mover, next)
 }
 
+/// The game between two blocks, as the formula's counters and literals.
+struct Between {
+    clues: Counter,
+    strikes: Counter,
+    heights: Vec<Counter>,
+    /// Each piece used (played or thrown) before the block.
+    used: Vec<Lit>,
+    /// Each piece's throw literals so far, one a block it may be thrown.
+    throws_of: Vec<Vec<Lit>>,
+    /// `movers[j][p]`: player p uses a card in draw block j, for the draw blocks so far.
+    movers: Vec<Vec<Lit>>,
+}
+
+impl Between {
+    /// The position itself, before the first block.
+    fn start(rules: &Rules, state: &State, pieces: &[Piece]) -> Between {
+        let size = rules.variant.play_order().stack_size() as usize;
+        Between {
+            clues: Counter::fixed(state.clues as usize, rules.max_clues as usize),
+            strikes: Counter::fixed(state.strikes as usize, rules.max_strikes as usize - 1),
+            heights: (0..rules.variant.suits.len())
+                .map(|s| Counter::fixed(state.stacks[s].height() as usize, size))
+                .collect(),
+            used: vec![Cnf::FALSE; pieces.len()],
+            throws_of: vec![Vec::new(); pieces.len()],
+            movers: Vec::with_capacity(pieces.len()),
+        }
+    }
+}
+
 /// What every block's use needs to know.
 struct Ctx<'a> {
     pieces: &'a [Piece],
@@ -394,6 +321,118 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Draw block `j`: the clues given before it (paid from the tokens held), who then uses a
+    /// card (the player after the last drawer, moved on by one per clue) and what that use
+    /// does; `now` and `total` (the clues so far) move on past it. Returns the block and
+    /// "a card is thrown" in it.
+    fn draw_block(
+        &self,
+        cnf: &mut Cnf,
+        j: usize,
+        now: &mut Between,
+        total: &mut Counter,
+    ) -> (Draw, Lit) {
+        let rules = self.rules;
+        let players = rules.players as usize;
+        let max_clues = rules.max_clues as usize;
+        let cost = rules.tokens().clue_cost.max(1) as usize;
+        let most_clues = max_clues / cost;
+        let over = won_lit(cnf, &now.heights);
+        // Clues before the draw, in the order encoding, and the exact count.
+        let at_least = Counter::fresh(cnf, most_clues);
+        cnf.clause(&[-over, -at_least.at_least(1)]);
+        let exact: Vec<Lit> = (0..=most_clues as isize)
+            .map(|v| {
+                let a = at_least.at_least(v);
+                let b = at_least.at_least(v + 1);
+                cnf.and(&[a, -b])
+            })
+            .collect();
+        // Who moves: the player after the last drawer (or the player to move now), moved on
+        // by one per clue.
+        let before: Vec<Lit> = match now.movers.last() {
+            Some(last) => last.clone(),
+            None => (0..players)
+                .map(|p| Cnf::constant((p + 1) % players == self.root.turn as usize % players))
+                .collect(),
+        };
+        let first = (self.root.turn as usize + j) % players;
+        let (mover, next_total) = mover_after_clues(cnf, &before, first, &at_least, &exact, total);
+        *total = next_total;
+        // Tokens: the clues are paid from those held before them.
+        for v in 1..=most_clues as isize {
+            cnf.clause(&[-at_least.at_least(v), now.clues.at_least(v * cost as isize)]);
+        }
+        let after = Counter::fresh(cnf, max_clues);
+        for (v, &e) in exact.iter().enumerate() {
+            now.clues.step(cnf, &[e], &after, -((v * cost) as isize));
+        }
+        // The use: of a card dealt, or drawn in an earlier block.
+        let (uses, thrown) = self.uses(
+            cnf,
+            (&mut now.used, &mut now.throws_of),
+            &now.heights,
+            &mover,
+            &now.movers,
+            j,
+        );
+        let one = uses.any(cnf);
+        cnf.exactly_one(&[one, over]);
+        let (clues, strikes, heights) = self.effects(
+            cnf,
+            &uses,
+            (None, thrown),
+            &after,
+            &now.strikes,
+            &now.heights,
+        );
+        (now.clues, now.strikes, now.heights) = (clues, strikes, heights);
+        now.movers.push(mover);
+        let draw = Draw {
+            clues_at_least: at_least.lits().to_vec(),
+            uses,
+            over,
+        };
+        (draw, thrown)
+    }
+
+    /// Turn `k` of the final round (after the draw blocks): its mover follows the last
+    /// drawer's, and a clue is a turn of its own.
+    fn final_block(&self, cnf: &mut Cnf, k: usize, now: &mut Between) -> Final {
+        let players = self.rules.players as usize;
+        let cost = self.rules.tokens().clue_cost.max(1) as isize;
+        let over = won_lit(cnf, &now.heights);
+        let mover: Vec<Lit> = (0..players)
+            .map(|p| match now.movers.last() {
+                Some(last) => last[(p + players * 2 - 1 - k % players) % players],
+                None => Cnf::constant((self.root.turn as usize + k) % players == p),
+            })
+            .collect();
+        let drawn = now.movers.len();
+        let (uses, thrown) = self.uses(
+            cnf,
+            (&mut now.used, &mut now.throws_of),
+            &now.heights,
+            &mover,
+            &now.movers,
+            drawn,
+        );
+        let clue = cnf.var();
+        let one = uses.any(cnf);
+        cnf.exactly_one(&[one, clue, over]);
+        cnf.clause(&[-clue, now.clues.at_least(cost)]);
+        let (clues, strikes, heights) = self.effects(
+            cnf,
+            &uses,
+            (Some(clue), thrown),
+            &now.clues,
+            &now.strikes,
+            &now.heights,
+        );
+        (now.clues, now.strikes, now.heights) = (clues, strikes, heights);
+        Final { uses, clue, over }
+    }
+
     /// The uses of a block whose mover is `mover` (`movers`: those of the draw blocks so far):
     /// a play or a throw of a card dealt to the mover, or of one of the first `drawn` pile
     /// cards drawn by them. `used[i]` (piece i used before this block) and `throws_of[i]` (its
