@@ -306,7 +306,7 @@ impl Between {
                 .collect(),
             used: vec![Cnf::FALSE; pieces.len()],
             throws_of: vec![Vec::new(); pieces.len()],
-            movers: Vec::with_capacity(pieces.len()),
+            movers: Vec::new(),
         }
     }
 }

@@ -480,7 +480,7 @@ impl Encoding {
 }
 
 /// What the per-turn formula knows of the cards: the pieces, each pile card's owner, and the
-/// pieces never thrown.
+/// pieces never thrown where the implied constraints are asked for.
 struct Cards {
     pieces: Vec<Piece>,
     /// Each pile card's owner, one literal a seat: the player whose turn draws it (empty for

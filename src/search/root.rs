@@ -760,10 +760,12 @@ impl Root<'_> {
             .collect()
     }
 
-    /// For every open goal: can the real game reach it? And if not yet known, the pool game
-    /// (far smaller: where it cannot reach the goal, neither can the relaxed game), then the
-    /// relaxed game. With more threads the two kinds run side by side, the relaxed games of
-    /// different goals too.
+    /// One round's questions at `p.hi`. For every open goal: can the real game reach it? And
+    /// if not yet known, the pool game (far smaller: where it cannot reach the goal, neither
+    /// can the relaxed game), then the relaxed game. With more threads the two kinds run side
+    /// by side, the relaxed games of different goals too. A goal reached ends the search
+    /// (its line rebuilt by [`Root::take_line`]); otherwise the refuted goals are dropped, and
+    /// the round ends with every goal refuted or some still open.
     fn ask_round(&self, p: &mut Progress) -> RoundEnd {
         let (answers, relaxed): (Vec<Answer>, Vec<OpenGoal>) = if self.config.threads > 1 {
             rayon::join(
@@ -860,7 +862,8 @@ impl Root<'_> {
         open
     }
 
-    /// `goal` is reached at `p.hi`: the bounds meet, with the line rebuilt where one is wanted.
+    /// `goal` is reached at `p.hi`: the bounds meet, with the line rebuilt where one is wanted,
+    /// unless a limit stops the rebuilding first (the bounds then stay those a line shows).
     fn take_line(&self, p: &mut Progress, goal: Goal) {
         if !self.want_line {
             p.lo = p.hi;
