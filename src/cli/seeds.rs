@@ -18,6 +18,7 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use hanabi_solver::analysis::seed_record;
 use hanabi_solver::batch::{self, Entry, Game, Shard, Summary};
+use hanabi_solver::game::rules::Rules;
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -571,50 +572,20 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     if !args.summarize.is_empty() {
         return summarize(&args);
     }
-    let range = SeedRange::of(&args)?;
-    let threads = super::threads_option(args.threads)?;
-    let tt_mb = match args.tt_mb {
-        Some(0) => bail!("--tt-mb must be at least 1"),
-        Some(mb) => mb,
-        None => default_tt_mb(threads),
-    };
-    let time_limit = super::time_limit_option(args.time_limit)?;
-    let sat_after = args.sat.sat_after(args.max_nodes)?;
-    let config = SolveConfig {
-        threads: 1,
-        tt_mb,
-        time_limit,
-        max_nodes: args.max_nodes,
-        ..SolveConfig::default()
-    };
-
-    let prefix = seed_prefix(&args)?;
-    let name = |i: u64| format!("{prefix}{i}");
-    // The number of a seed of this run (of the range and the shard), from its name.
-    let number = |seed: &str| {
-        let i: u64 = seed.strip_prefix(prefix.as_str())?.parse().ok()?;
-        (range.contains(i) && name(i) == seed).then_some(i)
-    };
-    let (first_seed, last_seed) = (name(range.from), name(range.last));
-    let rules = args.game.rules_for_seed(&first_seed)?;
-    if args.game.rules_for_seed(&last_seed)? != rules {
-        bail!(
-            "seeds {first_seed} and {last_seed} are for different games; choose another --prefix"
-        );
-    }
-    let game = Game::of(&rules);
-
+    let plan = Plan::of(&args)?;
     let (mut out, entries) = match &args.out {
         Some(path) => {
-            let (out, entries) = open_out(path, &game)?;
+            let (out, entries) = open_out(path, &plan.game)?;
             (Some(out), entries)
         }
         None => (None, Vec::new()),
     };
-    let Resumed { old, done, outside } = Resumed::of(entries, number, args.retry_undecided)?;
-    let todo: Vec<u64> = range
+    let Resumed { old, done, outside } =
+        Resumed::of(entries, |seed| plan.number(seed), args.retry_undecided)?;
+    let todo: Vec<u64> = plan
+        .range
         .shard
-        .numbers(range.from, range.last)
+        .numbers(plan.range.from, plan.range.last)
         .filter(|i| !done.contains(i))
         .collect();
     let written = out.as_ref().map(|o| Written {
@@ -626,44 +597,14 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         eprintln!(
             "{} of the {} seeds are already done in {}; solving the other {}",
             done.len(),
-            range.in_run,
+            plan.range.in_run,
             written.as_ref().map_or("", |o| o.name.as_str()),
             todo.len()
         );
     }
 
-    // No more workers than seeds to solve.
-    let workers = threads.min(todo.len()).max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .context("starting the worker threads")?;
     let start = Instant::now();
-    let bar = progress(todo.len());
-    let mut new: Vec<Entry> = Vec::new();
-    let mut winnable = 0;
-    let solved = batch::solve_each(
-        &pool,
-        &todo,
-        |&i| seed_record(&name(i), &rules, &game, &config, sat_after).map_err(anyhow::Error::from),
-        |record| {
-            if let Some(out) = out.as_mut() {
-                out.writer
-                    .write_all(record.to_line().as_bytes())
-                    .and_then(|_| out.writer.flush())
-                    .with_context(|| format!("writing {}", out.name))?;
-            }
-            if record.outcome.proven_winnable() {
-                winnable += 1;
-            }
-            new.push(record.entry());
-            bar.inc(1);
-            bar.set_message(format!("{winnable} winnable"));
-            Ok(())
-        },
-    );
-    bar.finish_and_clear();
-    solved?;
+    let new = plan.solve(&todo, out.as_mut())?;
     let wall = start.elapsed().as_secs_f64();
     let solved_now = new.len();
     let mut entries = old;
@@ -671,7 +612,6 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     // A seed solved again keeps its proven record (`--retry-undecided`).
     let entries = batch::unique(entries)?;
     let summary = Summary::of(&entries);
-    let seeds_per_second = (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall);
     // With the lines on standard output, the summary goes to standard error.
     let lines_on_stdout = out.as_ref().is_some_and(|o| o.is_stdout);
     // Closing the file releases its lock.
@@ -682,19 +622,19 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         Box::new(std::io::stdout())
     };
     let report = RunReport {
-        game: &game,
-        first_seed,
-        last_seed,
-        shard: args.shard.as_ref().map(|_| range.shard.to_string()),
+        game: &plan.game,
+        first_seed: plan.name(plan.range.from),
+        last_seed: plan.name(plan.range.last),
+        shard: args.shard.as_ref().map(|_| plan.range.shard.to_string()),
         out: args.out.as_ref().map(|p| p.display().to_string()),
         already_done: done.len(),
         solved_now,
-        threads: workers,
-        tt_mb,
+        threads: plan.workers(todo.len()),
+        tt_mb: plan.config.tt_mb,
         time_limit: args.time_limit,
         max_nodes: args.max_nodes,
         wall_seconds: wall,
-        seeds_per_second,
+        seeds_per_second: (solved_now > 0 && wall > 0.0).then(|| solved_now as f64 / wall),
         summary: &summary,
     };
     if args.json {
@@ -711,6 +651,116 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
     );
     print_run(&mut w, &report, written.as_ref(), &entries, &settle)?;
     Ok(())
+}
+
+/// What a run solves, and how: read from the options (each checked, in this order) before
+/// any file is opened.
+struct Plan {
+    range: SeedRange,
+    /// Seeds solved at once, at most.
+    threads: usize,
+    config: SolveConfig,
+    sat_after: Option<Duration>,
+    /// The seeds' names without their number (`p4v2s`).
+    prefix: String,
+    rules: Rules,
+    game: Game,
+}
+
+impl Plan {
+    fn of(args: &SeedsArgs) -> anyhow::Result<Plan> {
+        let range = SeedRange::of(args)?;
+        let threads = super::threads_option(args.threads)?;
+        let tt_mb = match args.tt_mb {
+            Some(0) => bail!("--tt-mb must be at least 1"),
+            Some(mb) => mb,
+            None => default_tt_mb(threads),
+        };
+        let time_limit = super::time_limit_option(args.time_limit)?;
+        let sat_after = args.sat.sat_after(args.max_nodes)?;
+        let config = SolveConfig {
+            threads: 1,
+            tt_mb,
+            time_limit,
+            max_nodes: args.max_nodes,
+            ..SolveConfig::default()
+        };
+        let prefix = seed_prefix(args)?;
+        let first_seed = format!("{prefix}{}", range.from);
+        let last_seed = format!("{prefix}{}", range.last);
+        let rules = args.game.rules_for_seed(&first_seed)?;
+        if args.game.rules_for_seed(&last_seed)? != rules {
+            bail!(
+                "seeds {first_seed} and {last_seed} are for different games; choose another \
+                 --prefix"
+            );
+        }
+        let game = Game::of(&rules);
+        Ok(Plan {
+            range,
+            threads,
+            config,
+            sat_after,
+            prefix,
+            rules,
+            game,
+        })
+    }
+
+    /// The name of seed number `i`.
+    fn name(&self, i: u64) -> String {
+        format!("{}{i}", self.prefix)
+    }
+
+    /// The number of a seed of this run (of the range and the shard), from its name.
+    fn number(&self, seed: &str) -> Option<u64> {
+        let i: u64 = seed.strip_prefix(self.prefix.as_str())?.parse().ok()?;
+        (self.range.contains(i) && self.name(i) == seed).then_some(i)
+    }
+
+    /// The worker threads for `seeds` seeds to solve: no more than seeds.
+    fn workers(&self, seeds: usize) -> usize {
+        self.threads.min(seeds).max(1)
+    }
+
+    /// Solves the seeds numbered `todo`, each with one thread, showing progress; each
+    /// record is written to `out` as it comes. The new entries.
+    fn solve(&self, todo: &[u64], mut out: Option<&mut Out>) -> anyhow::Result<Vec<Entry>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.workers(todo.len()))
+            .build()
+            .context("starting the worker threads")?;
+        let bar = progress(todo.len());
+        let mut new: Vec<Entry> = Vec::new();
+        let mut winnable = 0;
+        let (rules, game, config) = (&self.rules, &self.game, &self.config);
+        let solved = batch::solve_each(
+            &pool,
+            todo,
+            |&i| {
+                seed_record(&self.name(i), rules, game, config, self.sat_after)
+                    .map_err(anyhow::Error::from)
+            },
+            |record| {
+                if let Some(out) = out.as_mut() {
+                    out.writer
+                        .write_all(record.to_line().as_bytes())
+                        .and_then(|_| out.writer.flush())
+                        .with_context(|| format!("writing {}", out.name))?;
+                }
+                if record.outcome.proven_winnable() {
+                    winnable += 1;
+                }
+                new.push(record.entry());
+                bar.inc(1);
+                bar.set_message(format!("{winnable} winnable"));
+                Ok(())
+            },
+        );
+        bar.finish_and_clear();
+        solved?;
+        Ok(new)
+    }
 }
 
 /// Where a run's lines went, for its summary.
