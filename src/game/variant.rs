@@ -184,100 +184,14 @@ impl Variant {
     /// tests build small decks) give a shorter deck; Up or Down needs stacks of 5 (its START
     /// rule names the 2 and the 4).
     pub fn from_facts(facts: &VariantFacts) -> Result<Variant, Error> {
-        let bad = |why: String| Error::UnknownVariant(format!("{} ({why})", facts.name));
-        if facts.suits.is_empty() || facts.suits.len() > MAX_SUITS {
-            return Err(bad(format!("{} suits", facts.suits.len())));
-        }
-        if !(1..=MAX_RANK as u8).contains(&facts.stack_size) {
-            return Err(bad(format!("stacks of {}", facts.stack_size)));
-        }
-        let ranks = facts.stack_size;
-        if facts.flags.up_or_down && ranks != MAX_RANK as u8 {
-            return Err(bad(format!("Up or Down with stacks of {ranks}")));
-        }
-        let reversed = facts
-            .suits
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.reversed)
-            .fold(0u8, |mask, (i, _)| mask | 1 << i);
-        // Every kind of the deck as (suit index, the site's rank, card).
-        let site_ranks = facts.ranks();
-        let kinds = || {
-            (0..facts.suits.len()).flat_map(|s| {
-                site_ranks
-                    .iter()
-                    .map(move |&r| (s, r, Card::new(s as u8, rank_of_site(r))))
-            })
-        };
-        let mut copies = [0u8; KINDS];
-        for (s, r, card) in kinds() {
-            copies[card.kind()] = facts.copies(s, r);
-        }
-        let touch_set = |touches: &dyn Fn(usize, u8) -> bool| {
-            kinds()
-                .filter(|&(s, r, _)| touches(s, r))
-                .fold(0, |set, (_, _, card)| set | card.kind_bit())
-        };
-        let (_, rank_names) = facts.clue_names();
-        let colour_clues = facts
-            .clue_colors
-            .iter()
-            .enumerate()
-            .map(|(i, name)| Clue {
-                name: name.clone(),
-                value: i as u8,
-                touches: touch_set(&|s, r| facts.color_touches(i, s, r)),
-            })
-            .collect();
-        let rank_clues = facts
-            .clue_ranks
-            .iter()
-            .zip(rank_names)
-            .map(|(&value, name)| Clue {
-                name: if facts.flags.odds_and_evens {
-                    name
-                } else {
-                    value.to_string()
-                },
-                value,
-                touches: touch_set(&|s, r| facts.rank_touches(value, s, r)),
-            })
-            .collect();
-        let blind_clue = (facts.empty_color_clues_allowed() && !facts.clue_colors.is_empty())
-            || (facts.empty_rank_clues_allowed() && !facts.clue_ranks.is_empty());
-        let names: Vec<(String, char)> = facts
-            .suits
-            .iter()
-            .map(|s| (s.display_name.clone(), s.abbreviation))
-            .collect();
-        let suits = facts
-            .suits
-            .iter()
-            .zip(card_prefixes(&names))
-            .map(|(s, short)| Suit {
-                name: if s.reversed {
-                    format!("{} Reversed", s.display_name)
-                } else {
-                    s.display_name.clone()
-                },
-                site_name: s.variant_name(),
-                short,
-                one_each: s.one_of_each,
-            })
-            .collect();
+        check_shape(facts)?;
+        let (colour_clues, rank_clues, blind_clue) = clues_of(facts);
         let mut variant = Variant::assemble(
             facts.name.clone(),
             Some(facts.id),
-            suits,
-            if facts.flags.up_or_down {
-                PlayOrder::up_or_down(ranks)
-            } else if facts.flags.sudoku {
-                PlayOrder::sudoku(ranks)
-            } else {
-                PlayOrder::with_reversed(ranks, reversed)
-            },
-            copies,
+            suits_of(facts),
+            play_order_of(facts),
+            copies_of(facts),
             colour_clues,
             rank_clues,
             blind_clue,
@@ -794,6 +708,124 @@ impl Variant {
     }
 }
 
+/// Refuses facts the solver cannot hold: no suits or more than [`MAX_SUITS`], stacks of no
+/// card or more than [`MAX_RANK`], Up or Down with stacks short of [`MAX_RANK`].
+fn check_shape(facts: &VariantFacts) -> Result<(), Error> {
+    let bad = |why: String| Error::UnknownVariant(format!("{} ({why})", facts.name));
+    if facts.suits.is_empty() || facts.suits.len() > MAX_SUITS {
+        return Err(bad(format!("{} suits", facts.suits.len())));
+    }
+    if !(1..=MAX_RANK as u8).contains(&facts.stack_size) {
+        return Err(bad(format!("stacks of {}", facts.stack_size)));
+    }
+    if facts.flags.up_or_down && facts.stack_size != MAX_RANK as u8 {
+        let ranks = facts.stack_size;
+        return Err(bad(format!("Up or Down with stacks of {ranks}")));
+    }
+    Ok(())
+}
+
+/// Every kind of the deck as (suit index, the site's rank, card).
+fn kinds_of(facts: &VariantFacts) -> impl Iterator<Item = (usize, u8, Card)> + '_ {
+    let site_ranks = facts.ranks();
+    (0..facts.suits.len()).flat_map(move |s| {
+        site_ranks
+            .clone()
+            .into_iter()
+            .map(move |r| (s, r, Card::new(s as u8, rank_of_site(r))))
+    })
+}
+
+/// The copies of each card kind in the deck.
+fn copies_of(facts: &VariantFacts) -> [u8; KINDS] {
+    let mut copies = [0u8; KINDS];
+    for (s, r, card) in kinds_of(facts) {
+        copies[card.kind()] = facts.copies(s, r);
+    }
+    copies
+}
+
+/// The colour clues and the rank clues with the kinds each touches, and whether a clue may
+/// touch no card (a blind clue type).
+fn clues_of(facts: &VariantFacts) -> (Vec<Clue>, Vec<Clue>, bool) {
+    let touch_set = |touches: &dyn Fn(usize, u8) -> bool| {
+        kinds_of(facts)
+            .filter(|&(s, r, _)| touches(s, r))
+            .fold(0, |set, (_, _, card)| set | card.kind_bit())
+    };
+    let (_, rank_names) = facts.clue_names();
+    let colour_clues = facts
+        .clue_colors
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Clue {
+            name: name.clone(),
+            value: i as u8,
+            touches: touch_set(&|s, r| facts.color_touches(i, s, r)),
+        })
+        .collect();
+    let rank_clues = facts
+        .clue_ranks
+        .iter()
+        .zip(rank_names)
+        .map(|(&value, name)| Clue {
+            name: if facts.flags.odds_and_evens {
+                name
+            } else {
+                value.to_string()
+            },
+            value,
+            touches: touch_set(&|s, r| facts.rank_touches(value, s, r)),
+        })
+        .collect();
+    let blind_clue = (facts.empty_color_clues_allowed() && !facts.clue_colors.is_empty())
+        || (facts.empty_rank_clues_allowed() && !facts.clue_ranks.is_empty());
+    (colour_clues, rank_clues, blind_clue)
+}
+
+/// The suits, with their names for people and the site, and their cards' short prefixes.
+fn suits_of(facts: &VariantFacts) -> Vec<Suit> {
+    let names: Vec<(String, char)> = facts
+        .suits
+        .iter()
+        .map(|s| (s.display_name.clone(), s.abbreviation))
+        .collect();
+    facts
+        .suits
+        .iter()
+        .zip(card_prefixes(&names))
+        .map(|(s, short)| Suit {
+            name: if s.reversed {
+                format!("{} Reversed", s.display_name)
+            } else {
+                s.display_name.clone()
+            },
+            site_name: s.variant_name(),
+            short,
+            one_each: s.one_of_each,
+        })
+        .collect()
+}
+
+/// The order cards go on the stacks: Up or Down, Sudoku, or a fixed way for each suit (down
+/// for the reversed ones).
+fn play_order_of(facts: &VariantFacts) -> PlayOrder {
+    let ranks = facts.stack_size;
+    if facts.flags.up_or_down {
+        PlayOrder::up_or_down(ranks)
+    } else if facts.flags.sudoku {
+        PlayOrder::sudoku(ranks)
+    } else {
+        let reversed = facts
+            .suits
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.reversed)
+            .fold(0u8, |mask, (i, _)| mask | 1 << i);
+        PlayOrder::with_reversed(ranks, reversed)
+    }
+}
+
 /// The rank a card of the site's rank `rank` carries here: START is 7 on the site.
 fn rank_of_site(rank: u8) -> u8 {
     if rank == START_RANK {
@@ -869,6 +901,42 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("a\\nb\\r\\u{2028}\\u{feff}c\td"), "{e}");
+    }
+
+    /// Facts the solver cannot hold are refused with one line naming the variant and why;
+    /// the site's own facts are all held.
+    #[test]
+    fn facts_of_a_shape_the_solver_cannot_hold_are_refused() {
+        let catalogue = Catalogue::builtin();
+        let no_variant = catalogue.by_id(0).expect("No Variant").clone();
+        let refused = |facts: &VariantFacts| {
+            let e = Variant::from_facts(facts).expect_err("refused").to_string();
+            assert_eq!(e.lines().count(), 1, "{e}");
+            e
+        };
+        let mut none = no_variant.clone();
+        none.suits.clear();
+        assert!(refused(&none).contains("No Variant (0 suits)"));
+        let mut seven = no_variant.clone();
+        seven.suits = [&no_variant.suits[..], &no_variant.suits[..2]].concat();
+        assert!(refused(&seven).contains("(7 suits)"));
+        let mut tall = no_variant.clone();
+        tall.stack_size = MAX_RANK as u8 + 1;
+        assert!(refused(&tall).contains("(stacks of 6)"));
+        let mut flat = no_variant.clone();
+        flat.stack_size = 0;
+        assert!(refused(&flat).contains("(stacks of 0)"));
+        let up_or_down = catalogue
+            .variants()
+            .iter()
+            .find(|v| v.flags.up_or_down)
+            .expect("an Up or Down variant");
+        let mut short = up_or_down.clone();
+        short.stack_size = 4;
+        assert!(refused(&short).contains("(Up or Down with stacks of 4)"));
+        for facts in catalogue.variants() {
+            assert!(Variant::from_facts(facts).is_ok(), "{}", facts.name);
+        }
     }
 
     #[test]
