@@ -198,93 +198,26 @@ pub fn review(
     options: &ReviewOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GameReview, AnalysisError> {
-    let config = &options.search;
-    let site = options.site.as_str();
     let file = |error| AnalysisError::File {
         path: name.to_string(),
         error,
     };
     let replay = hanablive::replay(game).map_err(file)?;
-    let deal = &replay.deal;
-    let rules = &deal.rules;
-    let variant_id = rules.variant.id;
-    let link_at = |g: &GameExport, turn: Option<usize>| -> Option<String> {
-        variant_id.and_then(|id| link::replay_link(site, g, id, turn).ok())
-    };
-    let search = SharedSearch::new(deal, config);
+    let rules = &replay.deal.rules;
+    let search = SharedSearch::new(&replay.deal, &options.search);
     let values = game_values(&replay, &search, progress);
-    let losing = replay
-        .turns
-        .iter()
-        .filter(|r| r.action.is_some() && values[r.index + 1].below(values[r.index]))
-        .count();
-    let mut losing_done = 0;
-    let mut turns = Vec::new();
-    for record in &replay.turns {
-        let Some(action) = record.action else {
-            continue;
-        };
-        // `states[i]` is the position before the export's action `i`.
-        let step = record.index;
-        let (before, after) = (values[step], values[step + 1]);
-        let mut review = TurnReview {
-            turn: record.turn,
-            player: record.player.clone(),
-            action: record.text.clone(),
-            max_before: before.max,
-            max_before_upper: before.upper,
-            max_after: after.max,
-            max_after_upper: after.upper,
-            proven: before.proven() && after.proven(),
-            best_moves: Vec::new(),
-            best_move_groups: Vec::new(),
-            lost: None,
-            link: link_at(game, Some(record.turn)),
-            best_link: None,
-            chance: None,
-        };
-        if review.lost_points() {
-            let (s0, s1) = (&replay.states[step], &replay.states[step + 1]);
-            review.lost = Some(turn_loss(deal, s0, s1, before.max));
-            let keep = better_moves(&replay, step, action, before, &search);
-            if let Some(&(first, _, _)) = keep.first() {
-                review.best_link = best_line_link(game, name, record.turn, first, config)
-                    .and_then(|g| link_at(&g, Some(record.turn)));
-            }
-            review.best_move_groups = group(&keep, |&(_, _, value)| value)
-                .into_iter()
-                .map(|members| MoveGroup {
-                    max: members[0].2.max,
-                    upper: members[0].2.upper,
-                    moves: members.iter().map(|m| m.1.clone()).collect(),
-                })
-                .collect();
-            review.best_moves = keep.into_iter().map(|(_, text, _)| text).collect();
-            losing_done += 1;
-            progress(Progress {
-                stage: "turns that lost points",
-                done: losing_done,
-                total: losing,
-            });
-        }
-        turns.push(review);
-    }
+    let reviewer = Reviewer {
+        game,
+        name,
+        replay: &replay,
+        values: &values,
+        search: &search,
+        config: &options.search,
+        site: options.site.as_str(),
+    };
+    let mut turns = reviewer.turns(progress);
     if let Some(chances) = &options.chances {
-        let total = turns.len();
-        for (done, (review, record)) in turns
-            .iter_mut()
-            .zip(replay.turns.iter().filter(|r| r.action.is_some()))
-            .enumerate()
-        {
-            let state = &replay.states[record.index];
-            let action = record.action.expect("turns with an action");
-            review.chance = Some(win_chance(deal, state, &replay.names, action, chances)?);
-            progress(Progress {
-                stage: "chances to win",
-                done: done + 1,
-                total,
-            });
-        }
+        add_chances(&replay, &mut turns, chances, progress)?;
     }
     let lost_at = turns
         .iter()
@@ -301,9 +234,138 @@ pub fn review(
         max_at_start: values[0].max,
         max_at_start_upper: values[0].upper,
         lost_at,
-        link: link_at(game, None),
+        link: reviewer.link(game, None),
         turns,
     })
+}
+
+/// What the review of each turn needs: the game, its replay, and the value of every position.
+struct Reviewer<'a> {
+    game: &'a GameExport,
+    /// The export's name, for messages.
+    name: &'a str,
+    replay: &'a hanablive::Replay,
+    /// The value of the position before each action, and after the last.
+    values: &'a [Reachable],
+    search: &'a SharedSearch<'a>,
+    config: &'a SolveConfig,
+    /// The site the links open on.
+    site: &'a str,
+}
+
+impl Reviewer<'_> {
+    /// A replay link to `game` (at `turn`, else its start) on the site, where the variant has
+    /// a site id.
+    fn link(&self, game: &GameExport, turn: Option<usize>) -> Option<String> {
+        let id = self.replay.deal.rules.variant.id?;
+        link::replay_link(self.site, game, id, turn).ok()
+    }
+
+    /// The review of every turn with an action, the better moves of those that lost points
+    /// (reported to `progress` one by one).
+    fn turns(&self, progress: &mut dyn FnMut(Progress)) -> Vec<TurnReview> {
+        let (replay, values) = (self.replay, self.values);
+        let losing = replay
+            .turns
+            .iter()
+            .filter(|r| r.action.is_some() && values[r.index + 1].below(values[r.index]))
+            .count();
+        let mut losing_done = 0;
+        let mut turns = Vec::new();
+        for record in &replay.turns {
+            let Some(action) = record.action else {
+                continue;
+            };
+            let review = self.turn(record, action);
+            if review.lost_points() {
+                losing_done += 1;
+                progress(Progress {
+                    stage: "turns that lost points",
+                    done: losing_done,
+                    total: losing,
+                });
+            }
+            turns.push(review);
+        }
+        turns
+    }
+
+    /// The review of one turn: the values before and after its `action`, and where it lost
+    /// points, how, the moves that would have kept them, and a link to a best line.
+    fn turn(&self, record: &hanablive::TurnRecord, action: Action) -> TurnReview {
+        let replay = self.replay;
+        // `states[i]` is the position before the export's action `i`.
+        let step = record.index;
+        let (before, after) = (self.values[step], self.values[step + 1]);
+        let mut review = TurnReview {
+            turn: record.turn,
+            player: record.player.clone(),
+            action: record.text.clone(),
+            max_before: before.max,
+            max_before_upper: before.upper,
+            max_after: after.max,
+            max_after_upper: after.upper,
+            proven: before.proven() && after.proven(),
+            best_moves: Vec::new(),
+            best_move_groups: Vec::new(),
+            lost: None,
+            link: self.link(self.game, Some(record.turn)),
+            best_link: None,
+            chance: None,
+        };
+        if !review.lost_points() {
+            return review;
+        }
+        let (s0, s1) = (&replay.states[step], &replay.states[step + 1]);
+        review.lost = Some(turn_loss(&replay.deal, s0, s1, before.max));
+        let keep = better_moves(replay, step, action, before, self.search);
+        if let Some(&(first, _, _)) = keep.first() {
+            review.best_link =
+                best_line_link(self.game, self.name, record.turn, first, self.config)
+                    .and_then(|g| self.link(&g, Some(record.turn)));
+        }
+        review.best_move_groups = group(&keep, |&(_, _, value)| value)
+            .into_iter()
+            .map(|members| MoveGroup {
+                max: members[0].2.max,
+                upper: members[0].2.upper,
+                moves: members.iter().map(|m| m.1.clone()).collect(),
+            })
+            .collect();
+        review.best_moves = keep.into_iter().map(|(_, text, _)| text).collect();
+        review
+    }
+}
+
+/// Each turn's chance to win (see [`win_chance`]), reported to `progress` one by one.
+fn add_chances(
+    replay: &hanablive::Replay,
+    turns: &mut [TurnReview],
+    chances: &ChanceConfig,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), AnalysisError> {
+    let total = turns.len();
+    for (done, (review, record)) in turns
+        .iter_mut()
+        .zip(replay.turns.iter().filter(|r| r.action.is_some()))
+        .enumerate()
+    {
+        let state = &replay.states[record.index];
+        let action = record.action.expect("turns with an action");
+        review.chance = Some(win_chance(
+            &replay.deal,
+            state,
+            &replay.names,
+            action,
+            chances,
+        )?);
+        progress(Progress {
+            stage: "chances to win",
+            done: done + 1,
+            total,
+        });
+    }
+    Ok(())
 }
 
 /// The value of every position of the game (before each action, and the last), in order, each
