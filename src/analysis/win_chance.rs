@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::hidden::sample::action_name;
-use crate::hidden::{exact, root_actions, sample_until, wilson, ExactConfig, ExactError};
+use crate::hidden::{exact, root_actions, sample_until, wilson, Exact, ExactConfig, ExactError};
 use crate::position::{Position, PositionFile};
 use crate::search::{deadline_after, SolveConfig};
 use crate::state::{Action, Deal, State};
@@ -132,29 +132,7 @@ pub fn win_chance(
         .map_err(|f| AnalysisError::Internal(format!("the position does not read back: {f}")))?;
     position.hide_pile();
     if state.max_reachable_score(&deal.rules) < deal.rules.perfect_score() {
-        // A card the fireworks need has no copy left: no order of the pile wins, whatever is
-        // played. Exact without a search.
-        let moves = root_actions(&position)
-            .map_err(|e| AnalysisError::Internal(e.to_string()))?
-            .into_iter()
-            .map(|a| {
-                let chance = Chance {
-                    action: action_name(&position, a).0,
-                    win: 0.0,
-                    fraction: Some("0".to_string()),
-                    interval: None,
-                    unproven: None,
-                };
-                (a, chance)
-            });
-        let (taken, best) = taken_and_best(moves, taken)?;
-        return Ok(WinChance {
-            mode: ChanceMode::Exact,
-            taken,
-            best,
-            hidden: position.hidden(),
-            samples: None,
-        });
+        return no_chance(&position, taken);
     }
     let exact_config = ExactConfig {
         threads: config.search.threads,
@@ -163,68 +141,109 @@ pub fn win_chance(
         max_orders: REVIEW_MAX_ORDERS,
     };
     match exact(&position, &exact_config) {
-        Ok(result) => {
-            let moves = result.moves.iter().map(|m| {
-                let chance = Chance {
-                    action: m.name.clone(),
-                    win: m.win_probability.to_f64(),
-                    fraction: Some(m.win_probability.to_string()),
-                    interval: None,
-                    unproven: None,
-                };
-                (m.action, chance)
-            });
-            let (taken, best) = taken_and_best(moves, taken)?;
-            Ok(WinChance {
-                mode: ChanceMode::Exact,
-                taken,
-                best,
-                hidden: result.hidden,
-                samples: None,
-            })
-        }
+        Ok(result) => exact_chances(&result, taken),
         Err(ExactError::TooLarge { .. } | ExactError::Stopped { .. }) => {
-            let deadline = deadline_after(Instant::now(), Some(turn_time));
-            let per_pile = SolveConfig {
-                max_nodes: config.search.max_nodes.or(Some(SAMPLE_NODES)),
-                ..config.search.clone()
-            };
-            let estimate = sample_until(
-                &position,
-                config.samples,
-                config.rng_seed,
-                &per_pile,
-                deadline,
-            )
-            .map_err(|e| AnalysisError::Internal(e.to_string()))?;
-            let perfect = usize::from(estimate.perfect_score);
-            let n = estimate.samples;
-            let moves = estimate.moves.iter().map(|m| {
-                // An undecided pile has a line below the perfect score and no proof that none
-                // reaches it.
-                let won = m.score_counts[perfect] as usize;
-                let chance = Chance {
-                    action: m.name.clone(),
-                    win: m.win_probability,
-                    fraction: None,
-                    interval: Some((wilson(won, n).1 .0, wilson(won + m.unproven, n).1 .1)),
-                    unproven: Some(m.unproven),
-                };
-                (m.action, chance)
-            });
-            let (taken, best) = taken_and_best(moves, taken)?;
-            Ok(WinChance {
-                mode: ChanceMode::Sampled,
-                taken,
-                best,
-                hidden: estimate.hidden,
-                samples: Some(estimate.samples),
-            })
+            sampled_chances(&position, config, turn_time, taken)
         }
         Err(error) => Err(AnalysisError::Internal(format!(
             "the chance to win could not be found: {error}"
         ))),
     }
+}
+
+/// Where a card the fireworks need has no copy left: no order of the pile wins, whatever is
+/// played. Exact without a search.
+fn no_chance(position: &Position, taken: Action) -> Result<WinChance, AnalysisError> {
+    let moves = root_actions(position)
+        .map_err(|e| AnalysisError::Internal(e.to_string()))?
+        .into_iter()
+        .map(|a| {
+            let chance = Chance {
+                action: action_name(position, a).0,
+                win: 0.0,
+                fraction: Some("0".to_string()),
+                interval: None,
+                unproven: None,
+            };
+            (a, chance)
+        });
+    let (taken, best) = taken_and_best(moves, taken)?;
+    Ok(WinChance {
+        mode: ChanceMode::Exact,
+        taken,
+        best,
+        hidden: position.hidden(),
+        samples: None,
+    })
+}
+
+/// The chances over every order of the pile, as fractions.
+fn exact_chances(result: &Exact, taken: Action) -> Result<WinChance, AnalysisError> {
+    let moves = result.moves.iter().map(|m| {
+        let chance = Chance {
+            action: m.name.clone(),
+            win: m.win_probability.to_f64(),
+            fraction: Some(m.win_probability.to_string()),
+            interval: None,
+            unproven: None,
+        };
+        (m.action, chance)
+    });
+    let (taken, best) = taken_and_best(moves, taken)?;
+    Ok(WinChance {
+        mode: ChanceMode::Exact,
+        taken,
+        best,
+        hidden: result.hidden,
+        samples: None,
+    })
+}
+
+/// The chances over `config.samples` random orders of the pile, each with its 95% interval,
+/// within `turn_time`: where the orders are too many to go through, or going through them
+/// took too long.
+fn sampled_chances(
+    position: &Position,
+    config: &ChanceConfig,
+    turn_time: Duration,
+    taken: Action,
+) -> Result<WinChance, AnalysisError> {
+    let deadline = deadline_after(Instant::now(), Some(turn_time));
+    let per_pile = SolveConfig {
+        max_nodes: config.search.max_nodes.or(Some(SAMPLE_NODES)),
+        ..config.search.clone()
+    };
+    let estimate = sample_until(
+        position,
+        config.samples,
+        config.rng_seed,
+        &per_pile,
+        deadline,
+    )
+    .map_err(|e| AnalysisError::Internal(e.to_string()))?;
+    let perfect = usize::from(estimate.perfect_score);
+    let n = estimate.samples;
+    let moves = estimate.moves.iter().map(|m| {
+        // An undecided pile has a line below the perfect score and no proof that none
+        // reaches it.
+        let won = m.score_counts[perfect] as usize;
+        let chance = Chance {
+            action: m.name.clone(),
+            win: m.win_probability,
+            fraction: None,
+            interval: Some((wilson(won, n).1 .0, wilson(won + m.unproven, n).1 .1)),
+            unproven: Some(m.unproven),
+        };
+        (m.action, chance)
+    });
+    let (taken, best) = taken_and_best(moves, taken)?;
+    Ok(WinChance {
+        mode: ChanceMode::Sampled,
+        taken,
+        best,
+        hidden: estimate.hidden,
+        samples: Some(estimate.samples),
+    })
 }
 
 /// From every action's chance, best first: the chance of `taken`, and the best one's, or the
