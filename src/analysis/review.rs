@@ -239,7 +239,9 @@ pub fn review(
     })
 }
 
-/// What the review of each turn needs: the game, its replay, and the value of every position.
+/// What the review of each turn needs: the game, its replay, the value of every position, the
+/// shared search and its configuration (for the better moves and best lines), and the site
+/// the links open on.
 struct Reviewer<'a> {
     game: &'a GameExport,
     /// The export's name, for messages.
@@ -255,7 +257,7 @@ struct Reviewer<'a> {
 
 impl Reviewer<'_> {
     /// A replay link to `game` (at `turn`, else its start) on the site, where the variant has
-    /// a site id.
+    /// a site id and the link can carry the game's options.
     fn link(&self, game: &GameExport, turn: Option<usize>) -> Option<String> {
         let id = self.replay.deal.rules.variant.id?;
         link::replay_link(self.site, game, id, turn).ok()

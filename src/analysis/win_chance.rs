@@ -199,9 +199,10 @@ fn exact_chances(result: &Exact, taken: Action) -> Result<WinChance, AnalysisErr
     })
 }
 
-/// The chances over `config.samples` random orders of the pile, each with its 95% interval,
-/// within `turn_time`: where the orders are too many to go through, or going through them
-/// took too long.
+/// The chances over at most `config.samples` random orders of the pile, as many as
+/// `turn_time` allows, each with its 95% interval (Wilson's, widened by the piles left
+/// unproven): where the orders are too many to go through, or going through them took too
+/// long.
 fn sampled_chances(
     position: &Position,
     config: &ChanceConfig,

@@ -603,8 +603,13 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
         );
     }
 
+    // No more workers than seeds to solve.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(plan.workers(todo.len()))
+        .build()
+        .context("starting the worker threads")?;
     let start = Instant::now();
-    let new = plan.solve(&todo, out.as_mut())?;
+    let new = plan.solve(&pool, &todo, out.as_mut())?;
     let wall = start.elapsed().as_secs_f64();
     let solved_now = new.len();
     let mut entries = old;
@@ -654,7 +659,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
 }
 
 /// What a run solves, and how: read from the options (each checked, in this order) before
-/// any file is opened.
+/// the `--out` file is opened.
 struct Plan {
     range: SeedRange,
     /// Seeds solved at once, at most.
@@ -718,24 +723,25 @@ impl Plan {
         (self.range.contains(i) && self.name(i) == seed).then_some(i)
     }
 
-    /// The worker threads for `seeds` seeds to solve: no more than seeds.
+    /// The worker threads for `seeds` seeds to solve: `--threads`, but no more than seeds.
     fn workers(&self, seeds: usize) -> usize {
         self.threads.min(seeds).max(1)
     }
 
-    /// Solves the seeds numbered `todo`, each with one thread, showing progress; each
-    /// record is written to `out` as it comes. The new entries.
-    fn solve(&self, todo: &[u64], mut out: Option<&mut Out>) -> anyhow::Result<Vec<Entry>> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.workers(todo.len()))
-            .build()
-            .context("starting the worker threads")?;
+    /// Solves the seeds numbered `todo` on `pool`'s workers, one thread each, showing
+    /// progress; each record is written to `out` as it comes. The new entries.
+    fn solve(
+        &self,
+        pool: &rayon::ThreadPool,
+        todo: &[u64],
+        mut out: Option<&mut Out>,
+    ) -> anyhow::Result<Vec<Entry>> {
         let bar = progress(todo.len());
         let mut new: Vec<Entry> = Vec::new();
         let mut winnable = 0;
         let (rules, game, config) = (&self.rules, &self.game, &self.config);
         let solved = batch::solve_each(
-            &pool,
+            pool,
             todo,
             |&i| {
                 seed_record(&self.name(i), rules, game, config, self.sat_after)
