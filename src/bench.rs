@@ -8,6 +8,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::benchset::BenchDeal;
+use crate::line::final_state;
 use crate::search::{solve, SolveConfig};
 
 /// A deal whose line does not hold up: a fault of the solver, never of the input.
@@ -87,21 +88,17 @@ pub fn solve_deal(d: &BenchDeal, config: &SolveConfig) -> Result<DealResult, Ben
     let start = Instant::now();
     let solution = solve(&deal, &state, config);
     let seconds = start.elapsed().as_secs_f64();
-    let mut s = state;
-    for (i, &a) in solution.line.iter().enumerate() {
-        s = s.apply(&deal, a).map_err(|e| BenchError::BadLine {
-            label: d.label.clone(),
-            why: format!("line action {i} is illegal: {e}"),
-        })?;
-    }
-    if !s.is_over() || s.score(&deal.rules) != solution.lower_bound {
-        return Err(BenchError::BadLine {
-            label: d.label.clone(),
-            why: format!(
-                "the line does not finish the game at the score the search claims ({})",
-                solution.lower_bound
-            ),
-        });
+    let bad = |why: String| BenchError::BadLine {
+        label: d.label.clone(),
+        why,
+    };
+    let end =
+        final_state(&deal, &state, &solution.line).map_err(|e| bad(format!("the line: {e}")))?;
+    if end.score(&deal.rules) != solution.lower_bound {
+        return Err(bad(format!(
+            "the line does not finish the game at the score the search claims ({})",
+            solution.lower_bound
+        )));
     }
     Ok(DealResult {
         label: d.label.clone(),

@@ -14,7 +14,7 @@
 use super::cnf::{Cnf, Lit};
 use super::encode::{
     fits, pieces, precious, raise_stacks, stays_below_thrown, strike_step, token_step, tops,
-    won_lit, Counter, Origin, Piece,
+    use_lits, won_lit, Counter, Origin, Piece,
 };
 use crate::game::rules::Rules;
 use crate::state::{Action, Deal, State, NOT_FINAL};
@@ -368,25 +368,11 @@ impl Ctx<'_> {
             now.clues.step(cnf, &[e], &after, -((v * cost) as isize));
         }
         // The use: of a card dealt, or drawn in an earlier block.
-        let (uses, thrown) = self.uses(
-            cnf,
-            (&mut now.used, &mut now.throws_of),
-            &now.heights,
-            &mover,
-            &now.movers,
-            j,
-        );
+        now.clues = after;
+        let (uses, thrown) = self.uses(cnf, now, &mover);
         let one = uses.any(cnf);
         cnf.exactly_one(&[one, over]);
-        let (clues, strikes, heights) = self.effects(
-            cnf,
-            &uses,
-            (None, thrown),
-            &after,
-            &now.strikes,
-            &now.heights,
-        );
-        (now.clues, now.strikes, now.heights) = (clues, strikes, heights);
+        self.effects(cnf, &uses, (None, thrown), now);
         now.movers.push(mover);
         let draw = Draw {
             clues_at_least: at_least.lits().to_vec(),
@@ -408,44 +394,28 @@ impl Ctx<'_> {
                 None => Cnf::constant((self.root.turn as usize + k) % players == p),
             })
             .collect();
-        let drawn = now.movers.len();
-        let (uses, thrown) = self.uses(
-            cnf,
-            (&mut now.used, &mut now.throws_of),
-            &now.heights,
-            &mover,
-            &now.movers,
-            drawn,
-        );
+        let (uses, thrown) = self.uses(cnf, now, &mover);
         let clue = cnf.var();
         let one = uses.any(cnf);
         cnf.exactly_one(&[one, clue, over]);
         cnf.clause(&[-clue, now.clues.at_least(cost)]);
-        let (clues, strikes, heights) = self.effects(
-            cnf,
-            &uses,
-            (Some(clue), thrown),
-            &now.clues,
-            &now.strikes,
-            &now.heights,
-        );
-        (now.clues, now.strikes, now.heights) = (clues, strikes, heights);
+        self.effects(cnf, &uses, (Some(clue), thrown), now);
         Final { uses, clue, over }
     }
 
-    /// The uses of a block whose mover is `mover` (`movers`: those of the draw blocks so far):
-    /// a play or a throw of a card dealt to the mover, or of one of the first `drawn` pile
-    /// cards drawn by them. `used[i]` (piece i used before this block) and `throws_of[i]` (its
-    /// throw literals) are brought up to date. Returns the uses and "a card is thrown".
-    fn uses(
-        &self,
-        cnf: &mut Cnf,
-        (used, throws_of): (&mut [Lit], &mut [Vec<Lit>]),
-        heights: &[Counter],
-        mover: &[Lit],
-        movers: &[Vec<Lit>],
-        drawn: usize,
-    ) -> (Uses, Lit) {
+    /// The uses of a block whose mover is `mover`: a play or a throw of a card dealt to the
+    /// mover, or of a pile card they drew in one of the draw blocks before it (`before.movers`).
+    /// `before.used` and `before.throws_of` are brought up to date. Returns the uses and "a
+    /// card is thrown".
+    fn uses(&self, cnf: &mut Cnf, before: &mut Between, mover: &[Lit]) -> (Uses, Lit) {
+        let drawn = before.movers.len();
+        let Between {
+            used,
+            throws_of,
+            heights,
+            movers,
+            ..
+        } = before;
         let mut uses = Uses {
             misplay: cnf.var(),
             ..Uses::default()
@@ -454,17 +424,8 @@ impl Ctx<'_> {
             if matches!(piece.origin, Origin::Pile(r) if r >= drawn) {
                 continue;
             }
-            let root = self.root.stacks[piece.card.suit() as usize].height();
-            let play = if piece.place > root {
-                cnf.var()
-            } else {
-                Cnf::FALSE
-            };
-            let throw = if self.implied && self.precious[i] {
-                Cnf::FALSE
-            } else {
-                cnf.var()
-            };
+            let never_thrown = self.implied && self.precious[i];
+            let (play, throw) = use_lits(cnf, piece, self.root, never_thrown);
             let now = cnf.or(&[play, throw]);
             if now == Cnf::FALSE {
                 continue;
@@ -498,24 +459,20 @@ impl Ctx<'_> {
         (uses, thrown)
     }
 
-    /// The tokens, strikes and stacks after a turn's clue (a final-round turn's `clue`; a
-    /// draw block's clues come before its `clues` here) or use, from `clues`, `strikes` and
-    /// `heights` before it.
+    /// Moves `now`'s tokens, strikes and stacks past a turn's clue (a final-round turn's
+    /// `clue`; a draw block's clues are paid before this) or use.
     fn effects(
         &self,
         cnf: &mut Cnf,
         uses: &Uses,
         (clue, thrown): (Option<Lit>, Lit),
-        clues: &Counter,
-        strikes: &Counter,
-        heights: &[Counter],
-    ) -> (Counter, Counter, Vec<Counter>) {
+        now: &mut Between,
+    ) {
         let size = self.rules.variant.play_order().stack_size() as usize;
         let tops = tops(self.pieces, &uses.play, size);
-        let next_clues = token_step(cnf, self.rules, clues, clue, (thrown, uses.misplay), &tops);
-        let max_strikes = self.rules.max_strikes as usize;
-        let next_strikes = strike_step(cnf, strikes, uses.misplay, max_strikes);
-        let next_heights = raise_stacks(cnf, self.pieces, &uses.play, heights, size);
-        (next_clues, next_strikes, next_heights)
+        let (misplay, rules) = (uses.misplay, self.rules);
+        now.clues = token_step(cnf, rules, &now.clues, clue, (thrown, misplay), &tops);
+        now.strikes = strike_step(cnf, &now.strikes, misplay, rules.max_strikes as usize);
+        now.heights = raise_stacks(cnf, self.pieces, &uses.play, &now.heights, size);
     }
 }

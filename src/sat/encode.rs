@@ -712,17 +712,8 @@ impl Blocks<'_> {
             if !mine {
                 continue;
             }
-            let root_height = self.state.stacks[piece.card.suit() as usize].height();
-            let play = if piece.place > root_height {
-                cnf.var()
-            } else {
-                Cnf::FALSE
-            };
-            let throw = if self.implied && cards.precious[i] {
-                Cnf::FALSE
-            } else {
-                cnf.var()
-            };
+            let never_thrown = self.implied && cards.precious[i];
+            let (play, throw) = use_lits(cnf, piece, self.state, never_thrown);
             for lit in [play, throw] {
                 cnf.clause(&[-lit, -before.used[i]]);
                 if let Origin::Pile(r) = piece.origin {
@@ -802,6 +793,25 @@ fn holding_others(
         }
     }
     cnf.or(&held)
+}
+
+/// A piece's play and throw literals for one turn or block, the play in a fresh variable
+/// unless the piece is already below its stack at `root` (then never played), the throw
+/// unless it is `never_thrown`.
+pub(super) fn use_lits(
+    cnf: &mut Cnf,
+    piece: &Piece,
+    root: &State,
+    never_thrown: bool,
+) -> (Lit, Lit) {
+    let root_height = root.stacks[piece.card.suit() as usize].height();
+    let play = if piece.place > root_height {
+        cnf.var()
+    } else {
+        Cnf::FALSE
+    };
+    let throw = if never_thrown { Cnf::FALSE } else { cnf.var() };
+    (play, throw)
 }
 
 /// "A play fits its stack, a misplay does not" for one piece and its literals of a turn: a
