@@ -31,6 +31,10 @@ use crate::search::key::{card_code, key, Key, TRASH};
 use crate::search::order::misplay_dominated;
 use crate::state::{Action, Deal, State};
 
+/// A position's value as counts over the orders of the hidden cards left to draw: the orders
+/// the best play wins, and the sum over them of the best expected play's final score.
+type OrderCounts = (u128, u128);
+
 /// Bytes one table entry may take (key words, the two counts, the map's spare room).
 const BYTES_PER_ENTRY: usize = 128;
 
@@ -197,7 +201,7 @@ fn pack(rules: &crate::game::rules::Rules, state: &State, counts: &Counts) -> u1
 
 /// What the search shares between threads.
 struct Shared {
-    table: DashMap<(Key, u128), (u128, u128), ahash::RandomState>,
+    table: DashMap<(Key, u128), OrderCounts, ahash::RandomState>,
     len: AtomicUsize,
     cap: usize,
     nodes: AtomicU64,
@@ -243,7 +247,7 @@ impl Walker<'_> {
         state: &State,
         counts: &mut Counts,
         u: usize,
-    ) -> Result<(u128, u128), Stopped> {
+    ) -> Result<OrderCounts, Stopped> {
         let n = self.shared.factorial[u];
         let rules = &self.deal.rules;
         if state.is_over() {
@@ -335,7 +339,7 @@ impl Walker<'_> {
         action: Action,
         counts: &mut Counts,
         u: usize,
-    ) -> Result<(u128, u128), Stopped> {
+    ) -> Result<OrderCounts, Stopped> {
         let at = state.drawn as usize;
         let draws = !action.is_clue() && at < self.deal.pile.len();
         if !(draws && self.shared.hidden_at[at]) {
@@ -381,7 +385,7 @@ impl Walker<'_> {
         counts: &mut Counts,
         u: usize,
         kind: usize,
-    ) -> Result<(u128, u128), Stopped> {
+    ) -> Result<OrderCounts, Stopped> {
         let at = state.drawn as usize;
         self.deal.pile[at] = Card::from_kind(kind);
         let child = state.apply_unchecked(&self.deal, action);
@@ -396,77 +400,141 @@ impl Walker<'_> {
 /// must be fully known; hidden pile cards are averaged over every order.
 pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactError> {
     let start = Instant::now();
-    let hidden_hand = position
-        .hands
-        .iter()
-        .flatten()
-        .filter(|c| c.is_none())
-        .count();
-    if hidden_hand > 0 {
-        return Err(ExactError::HiddenHand(hidden_hand));
-    }
-    let unseen = position.unseen();
-    let mut counts: Counts = [0; KINDS];
-    for c in &unseen {
-        counts[c.kind()] += 1;
-    }
-    let hidden = unseen.len();
-    let total = orders(&counts);
-    if hidden > MAX_HIDDEN || total.is_none_or(|t| t > config.max_orders) {
-        return Err(ExactError::TooLarge {
-            hidden,
-            orders: total.map_or_else(|| "more than 10^38".to_string(), |t| t.to_string()),
-            limit: config.max_orders,
-        });
-    }
-    let factorial: Vec<u128> = (0..=hidden as u128)
-        .scan(1u128, |f, i| {
-            *f *= i.max(1);
-            Some(*f)
-        })
-        .collect();
-    let n = factorial[hidden];
+    let hidden = Hidden::of(position, config)?;
     // Any filling gives the deal's shape; the hidden slots are overwritten before each draw.
-    let (deal, state) = position.fill(&unseen)?;
-    let shared = Shared {
-        table: DashMap::with_hasher(ahash::RandomState::new()),
-        len: AtomicUsize::new(0),
-        cap: config.tt_mb.saturating_mul(1 << 20) / BYTES_PER_ENTRY,
-        nodes: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        deadline: crate::search::deadline_after(start, config.time_limit),
-        perfect: position.rules.perfect_score(),
-        hidden_at: position.pile.iter().map(|c| c.is_none()).collect(),
-        factorial,
-    };
+    let (deal, state) = position.fill(&hidden.cards)?;
+    let shared = Shared::new(position, config, start, hidden.cards.len());
     let actions = state.legal_actions(&deal).into_vec();
+    let values = value_actions(&shared, &deal, &state, &actions, &hidden, config.threads)?;
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let seconds = start.elapsed().as_secs_f64();
+    let values: Vec<OrderCounts> = values
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(|Stopped| ExactError::Stopped { seconds, nodes })?;
+    let orders_told_apart = shared.factorial[hidden.cards.len()];
+    Ok(Exact {
+        hidden: hidden.cards.len(),
+        orders: hidden.orders,
+        perfect_score: shared.perfect,
+        moves: ranked_moves(position, &actions, values, orders_told_apart),
+        nodes,
+        seconds,
+        table_entries: shared.len.load(Ordering::Relaxed),
+    })
+}
+
+/// The unseen cards an exact analysis averages over, once it has checked it can.
+struct Hidden {
+    /// The cards, in no particular order.
+    cards: Vec<Card>,
+    /// How many of each kind.
+    counts: Counts,
+    /// The orders of the cards that can be told apart.
+    orders: u128,
+}
+
+impl Hidden {
+    /// The unseen cards of `position`, which must have no hidden hand card, and at most
+    /// [`MAX_HIDDEN`] of them with at most `config.max_orders` orders.
+    fn of(position: &Position, config: &ExactConfig) -> Result<Hidden, ExactError> {
+        let hidden_hand = position
+            .hands
+            .iter()
+            .flatten()
+            .filter(|c| c.is_none())
+            .count();
+        if hidden_hand > 0 {
+            return Err(ExactError::HiddenHand(hidden_hand));
+        }
+        let cards = position.unseen();
+        let mut counts: Counts = [0; KINDS];
+        for c in &cards {
+            counts[c.kind()] += 1;
+        }
+        match orders(&counts) {
+            Some(orders) if cards.len() <= MAX_HIDDEN && orders <= config.max_orders => {
+                Ok(Hidden {
+                    cards,
+                    counts,
+                    orders,
+                })
+            }
+            orders => Err(ExactError::TooLarge {
+                hidden: cards.len(),
+                orders: orders.map_or_else(|| "more than 10^38".to_string(), |t| t.to_string()),
+                limit: config.max_orders,
+            }),
+        }
+    }
+}
+
+impl Shared {
+    /// An empty table for `position` under `config`, timed from `start`, with factorials up
+    /// to `hidden` cards.
+    fn new(position: &Position, config: &ExactConfig, start: Instant, hidden: usize) -> Shared {
+        let factorial: Vec<u128> = (0..=hidden as u128)
+            .scan(1u128, |f, i| {
+                *f *= i.max(1);
+                Some(*f)
+            })
+            .collect();
+        Shared {
+            table: DashMap::with_hasher(ahash::RandomState::new()),
+            len: AtomicUsize::new(0),
+            cap: config.tt_mb.saturating_mul(1 << 20) / BYTES_PER_ENTRY,
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            deadline: crate::search::deadline_after(start, config.time_limit),
+            perfect: position.rules.perfect_score(),
+            hidden_at: position.pile.iter().map(|c| c.is_none()).collect(),
+            factorial,
+        }
+    }
+}
+
+/// The counts (wins, score sum) of each of `actions` from `state`, over every order of the
+/// hidden cards, the actions shared among `threads` worker threads; [`Stopped`] for those
+/// the time limit stopped.
+fn value_actions(
+    shared: &Shared,
+    deal: &Deal,
+    state: &State,
+    actions: &[Action],
+    hidden: &Hidden,
+    threads: usize,
+) -> Result<Vec<Result<OrderCounts, Stopped>>, ExactError> {
     let run = || {
         actions
             .par_iter()
             .map(|&action| {
                 let mut w = Walker {
-                    shared: &shared,
+                    shared,
                     deal: deal.clone(),
                     nodes: 0,
                 };
-                let mut counts = counts;
-                let v = w.after(&state, action, &mut counts, hidden);
+                let mut counts = hidden.counts;
+                let v = w.after(state, action, &mut counts, hidden.cards.len());
                 shared.nodes.fetch_add(w.nodes % 4096, Ordering::Relaxed);
                 v
             })
             .collect::<Vec<_>>()
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
+        .num_threads(threads.max(1))
         .build()
         .map_err(|e| Error::Option(format!("cannot start worker threads: {e}")))?;
-    let values = pool.install(run);
-    let nodes = shared.nodes.load(Ordering::Relaxed);
-    let seconds = start.elapsed().as_secs_f64();
-    let values: Vec<(u128, u128)> = values
-        .into_iter()
-        .collect::<Result<_, _>>()
-        .map_err(|Stopped| ExactError::Stopped { seconds, nodes })?;
+    Ok(pool.install(run))
+}
+
+/// `actions` with their values (counts over `orders` orders), the best first: by the chance
+/// of the perfect score, then by the expected score.
+fn ranked_moves(
+    position: &Position,
+    actions: &[Action],
+    values: Vec<OrderCounts>,
+    orders: u128,
+) -> Vec<ExactMove> {
     let mut moves: Vec<ExactMove> = actions
         .iter()
         .zip(values)
@@ -476,8 +544,8 @@ pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactEr
                 action,
                 name,
                 slot,
-                win_probability: Fraction::new(wins, n),
-                expected_score: Fraction::new(sum, n),
+                win_probability: Fraction::new(wins, orders),
+                expected_score: Fraction::new(sum, orders),
             }
         })
         .collect();
@@ -491,13 +559,5 @@ pub fn exact(position: &Position, config: &ExactConfig) -> Result<Exact, ExactEr
             };
         cmp(a.win_probability, b.win_probability).then(cmp(a.expected_score, b.expected_score))
     });
-    Ok(Exact {
-        hidden,
-        orders: total.expect("checked"),
-        perfect_score: shared.perfect,
-        moves,
-        nodes,
-        seconds,
-        table_entries: shared.len.load(Ordering::Relaxed),
-    })
+    moves
 }
