@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::game::card::Card;
 use crate::game::rules::Rules;
 use crate::hanablive::{self, ExportAction, COLOUR_CLUE};
-use crate::state::{Action, Deal, Outcome, State};
+use crate::state::{Action, Deal, State, Status};
 
 /// One turn of a line.
 ///
@@ -315,7 +315,7 @@ pub fn final_state(deal: &Deal, state: &State, line: &[Action]) -> Result<State,
     for (i, &a) in line.iter().enumerate() {
         s = s.apply(deal, a).map_err(|e| format!("action {i}: {e}"))?;
     }
-    if s.outcome == Outcome::Playing {
+    if s.status == Status::Playing {
         return Err("the line stops before the game ends".into());
     }
     Ok(s)

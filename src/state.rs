@@ -46,7 +46,7 @@ impl Action {
 
 /// Whether the game goes on and, if not, how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Status {
     Playing,
     /// The final round is over, every firework is complete, or (outside endless mode) the player
     /// to move had no legal action: the score is the fireworks' total.
@@ -57,20 +57,20 @@ pub enum Outcome {
 
 /// Why a game ended, in words for people.
 pub fn end_reason(rules: &Rules, state: &State) -> &'static str {
-    match state.outcome {
-        Outcome::Playing => "the game is still going on",
-        Outcome::Lost if state.strikes >= rules.max_strikes => "the last strike was taken",
-        Outcome::Lost if state.final_turns == NO_LEGAL_ACTION => {
+    match state.status {
+        Status::Playing => "the game is still going on",
+        Status::Lost if state.strikes >= rules.max_strikes => "the last strike was taken",
+        Status::Lost if state.final_turns == NO_LEGAL_ACTION => {
             "the player to move had no legal action"
         }
-        Outcome::Lost => "a card still needed was lost for good",
-        Outcome::Finished if state.score(rules) == rules.perfect_score() => {
+        Status::Lost => "a card still needed was lost for good",
+        Status::Finished if state.score(rules) == rules.perfect_score() => {
             "every firework is complete"
         }
-        Outcome::Finished if state.final_turns == NO_LEGAL_ACTION => {
+        Status::Finished if state.final_turns == NO_LEGAL_ACTION => {
             "the player to move had no legal action"
         }
-        Outcome::Finished => "the final round after the last draw is over",
+        Status::Finished => "the final round after the last draw is over",
     }
 }
 
@@ -213,7 +213,7 @@ pub struct State {
     pub turn: u8,
     /// Turns left once the pile is empty ([`NOT_FINAL`] before that).
     pub final_turns: u8,
-    pub outcome: Outcome,
+    pub status: Status,
     /// Turns taken so far.
     pub turns: u16,
 }
@@ -233,7 +233,7 @@ impl State {
             drawn: 0,
             turn: 0,
             final_turns: NOT_FINAL,
-            outcome: Outcome::Playing,
+            status: Status::Playing,
             turns: 0,
         }
     }
@@ -314,7 +314,7 @@ impl State {
 
     /// The current score: the fireworks' total, or 0 once the game is lost.
     pub fn score(&self, rules: &Rules) -> u8 {
-        if self.outcome == Outcome::Lost {
+        if self.status == Status::Lost {
             return 0;
         }
         self.stacks[..rules.variant.suits.len()]
@@ -335,7 +335,7 @@ impl State {
     }
 
     pub fn is_over(&self) -> bool {
-        self.outcome != Outcome::Playing
+        self.status != Status::Playing
     }
 
     /// Whether a clue could be given by the player to move: a token, and a clue that touches
@@ -534,23 +534,23 @@ impl State {
         if s.strikes >= rules.max_strikes {
             // The last strike scores 0 (RULES.md), even where hanab.live would already have
             // ended the game ([`State::settled`]; replay stops there).
-            s.outcome = Outcome::Lost;
+            s.status = Status::Lost;
         }
-        if s.outcome != Outcome::Playing {
+        if s.status != Status::Playing {
             return s;
         }
         if s.stacks[..rules.variant.suits.len()]
             .iter()
             .all(|h| h.height() == rules.variant.ranks)
         {
-            s.outcome = Outcome::Finished;
+            s.status = Status::Finished;
             return s;
         }
         if !rules.endless {
             if was_final {
                 s.final_turns -= 1;
                 if s.final_turns == 0 {
-                    s.outcome = Outcome::Finished;
+                    s.status = Status::Finished;
                     return s;
                 }
             } else if had_pile && s.drawn as usize == deal.pile.len() {
@@ -559,10 +559,10 @@ impl State {
         }
         s.turn = (s.turn + 1) % rules.players;
         if !s.has_legal_action(deal) {
-            s.outcome = if rules.endless {
-                Outcome::Lost
+            s.status = if rules.endless {
+                Status::Lost
             } else {
-                Outcome::Finished
+                Status::Finished
             };
             s.final_turns = NO_LEGAL_ACTION;
         }
@@ -586,7 +586,7 @@ impl State {
     /// can be played now.
     pub fn settled(&self, deal: &Deal) -> Option<&'static str> {
         let rules = &deal.rules;
-        if rules.endless || self.outcome == Outcome::Lost {
+        if rules.endless || self.status == Status::Lost {
             return None;
         }
         if self.score(rules) == self.max_reachable_score(rules) {
@@ -651,7 +651,7 @@ impl State {
                 && order.is_open(before)
                 && self.max_reachable_score(rules) < rules.variant.perfect_score()
             {
-                self.outcome = Outcome::Lost;
+                self.status = Status::Lost;
             }
         } else {
             self.strikes += 1;
@@ -679,7 +679,7 @@ impl State {
                     && self.remaining(rules, card) == 0
             };
             if needed_and_gone {
-                self.outcome = Outcome::Lost;
+                self.status = Status::Lost;
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use hanabi_solver::batch::{
     self, histogram, median, percentile, read_records, wilson_interval, BatchError, Entry, Game,
-    Outcome, Record, Shard, Summary, Z95,
+    Record, SeedResult, Shard, Summary, Z95,
 };
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
@@ -63,7 +63,7 @@ fn record(seed: &str, max: u8, proven: bool, seconds: f64) -> Record {
         seed: seed.to_string(),
         game: game(),
         deck: vec!["r1".to_string(), "y2".to_string()],
-        outcome: Outcome {
+        outcome: SeedResult {
             max_score: max,
             perfect_score: 25,
             winnable: verdict(max, if proven { max } else { 25 }, 25),

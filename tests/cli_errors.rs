@@ -8,7 +8,7 @@ use common::{fails, run, TempFile};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules, DEFAULT_NAMES};
 use hanabi_solver::game::variant::Variant;
-use hanabi_solver::state::{Action, Deal, Outcome};
+use hanabi_solver::state::{Action, Deal, Status};
 
 /// The No Variant deck in suit order, as card names.
 fn sorted_deck() -> Vec<String> {
@@ -299,7 +299,7 @@ fn solve_json_has_every_field_and_its_line_replays_to_max_score() {
             .apply(&deal, a)
             .unwrap_or_else(|e| panic!("step {i}: {e}"));
     }
-    assert_ne!(s.outcome, Outcome::Playing, "the line ends the game");
+    assert_ne!(s.status, Status::Playing, "the line ends the game");
     assert_eq!(s.score(&rules) as u64, max);
 }
 

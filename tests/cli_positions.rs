@@ -7,7 +7,7 @@ mod common;
 use common::{fails, run, TempFile};
 use hanabi_solver::hanablive;
 use hanabi_solver::position;
-use hanabi_solver::state::{Action, Deal, Outcome, State};
+use hanabi_solver::state::{Action, Deal, State, Status};
 
 fn manifest(rel: &str) -> String {
     format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
@@ -64,7 +64,7 @@ fn replay_json_line(deal: &Deal, mut s: State, names: &[&str], line: &serde_json
         };
         s = s.apply(deal, a).unwrap_or_else(|e| panic!("step {i}: {e}"));
     }
-    assert_ne!(s.outcome, Outcome::Playing, "the line ends the game");
+    assert_ne!(s.status, Status::Playing, "the line ends the game");
     s
 }
 

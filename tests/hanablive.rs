@@ -4,7 +4,7 @@
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive::{self, ExportAction, GameExport, GameOptions};
-use hanabi_solver::state::{Action, Deal, Outcome, State};
+use hanabi_solver::state::{Action, Deal, State, Status};
 use hanabi_solver::Error;
 
 fn load(name: &str) -> GameExport {
@@ -46,13 +46,13 @@ fn real_game_reaches_25_at_its_last_action() {
     assert_eq!(r.score, 25);
     assert_eq!(r.fireworks, 25);
     assert!(r.finished);
-    assert_eq!(r.final_state().outcome, Outcome::Finished);
+    assert_eq!(r.final_state().status, Status::Finished);
     assert_eq!(r.end_reason, "every firework is complete");
     assert_eq!(r.turns.len(), 46);
     assert_eq!(r.states.len(), 47);
     assert_eq!(r.actions.len(), 46);
     // The 46th action (index 45) is the one that completes the last firework.
-    assert!(r.states[45].outcome == Outcome::Playing);
+    assert!(r.states[45].status == Status::Playing);
     assert_eq!(r.states[45].score(&rules), 24);
     let last = &r.turns[45];
     assert_eq!((last.index, last.turn), (45, 46));
@@ -73,7 +73,7 @@ fn partial_game_replays_and_is_still_going_on() {
     let r = hanablive::replay(&game).unwrap();
     assert_eq!(r.turns.len(), 17);
     assert!(!r.finished);
-    assert_eq!(r.final_state().outcome, Outcome::Playing);
+    assert_eq!(r.final_state().status, Status::Playing);
     assert_eq!(r.end_reason, "the game is still going on");
     let s = r.final_state();
     println!(

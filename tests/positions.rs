@@ -178,13 +178,13 @@ fn round_trip_of_random_positions() {
         }
         assert_eq!(s2.stacks, state.stacks);
         assert_eq!(
-            (s2.clues, s2.strikes, s2.turn, s2.final_turns, s2.outcome),
+            (s2.clues, s2.strikes, s2.turn, s2.final_turns, s2.status),
             (
                 state.clues,
                 state.strikes,
                 state.turn,
                 state.final_turns,
-                state.outcome
+                state.status
             ),
             "{text}"
         );

@@ -7,7 +7,7 @@ use common::{random_tiny_game, Rng};
 use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{default_hand_size, score_words, Options, Rules, MAX_HAND};
 use hanabi_solver::game::variant::Variant;
-use hanabi_solver::state::{Action, Deal, Outcome, State, NOT_FINAL};
+use hanabi_solver::state::{Action, Deal, State, Status, NOT_FINAL};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -273,7 +273,7 @@ fn a_misplay_strikes_and_loses_the_card() {
     assert_eq!(t.lost(card(&r, "g3")), 1);
     assert_eq!(t.clues, 5);
     assert_eq!(names(&r, t.hand(0)), ["y5", "b4", "g1"]);
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
     // Playing a card already played is a misplay too.
     let (deal, mut s) = position(&r, &["g1", "y1 y2"], "g1 g2", 5);
     s.stacks = [0, 0, 1, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
@@ -332,7 +332,7 @@ fn the_last_strike_ends_the_game_with_score_zero() {
     assert_eq!(s.score(&r), 6);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!(t.strikes, 3);
-    assert_eq!(t.outcome, Outcome::Lost);
+    assert_eq!(t.status, Status::Lost);
     assert!(t.is_over());
     assert_eq!(t.score(&r), 0);
     assert!(t.legal_actions(&deal).is_empty());
@@ -342,7 +342,7 @@ fn the_last_strike_ends_the_game_with_score_zero() {
     // Two strikes are not the end.
     s.strikes = 1;
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.strikes, t.outcome), (2, Outcome::Playing));
+    assert_eq!((t.strikes, t.status), (2, Status::Playing));
 
     // The strikes option: one strike ends the game.
     let opts = Options {
@@ -353,7 +353,7 @@ fn the_last_strike_ends_the_game_with_score_zero() {
     let (deal, mut s) = position(&r1, &["r3 r1", "y1 y2"], "g1 g2 g3", 5);
     s.stacks = [0, 4, 0, 2, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.outcome, t.score(&r1)), (Outcome::Lost, 0));
+    assert_eq!((t.status, t.score(&r1)), (Status::Lost, 0));
 }
 
 #[test]
@@ -363,7 +363,7 @@ fn completing_every_firework_ends_at_once_with_the_perfect_score() {
     s.stacks = [5, 5, 5, 5, 4, 0].map(hanabi_solver::game::play::Stack::of_height);
     s.strikes = 2;
     let t = s.apply(&deal, Action::Play(1)).unwrap();
-    assert_eq!(t.outcome, Outcome::Finished);
+    assert_eq!(t.status, Status::Finished);
     assert_eq!(t.score(&r), 25);
     assert_eq!(r.perfect_score(), 25);
     assert!(t.legal_actions(&deal).is_empty());
@@ -385,7 +385,7 @@ fn stall_to_the_end(deal: &Deal, mut s: State) -> (u16, Vec<u8>, u16, u8) {
         s = t;
         assert!(movers.len() < 100);
     }
-    assert_eq!(s.outcome, Outcome::Finished);
+    assert_eq!(s.status, Status::Finished);
     let (at, drawer) = last_draw.expect("the last card was drawn");
     (s.turns, movers, at, drawer)
 }
@@ -415,12 +415,12 @@ fn final_round_two_players() {
     }
     assert_eq!(deal.pile_left(&s), 0);
     assert_eq!(s.final_turns, 2);
-    assert_eq!(s.outcome, Outcome::Playing);
+    assert_eq!(s.status, Status::Playing);
     let s5 = s.apply(&deal, stall(&deal, &s)).unwrap();
-    assert_eq!(s5.outcome, Outcome::Playing);
+    assert_eq!(s5.status, Status::Playing);
     assert_eq!(s5.turn, 1);
     let s6 = s5.apply(&deal, stall(&deal, &s5)).unwrap();
-    assert_eq!(s6.outcome, Outcome::Finished);
+    assert_eq!(s6.status, Status::Finished);
     assert_eq!(s6.score(&r), 0);
 }
 
@@ -465,10 +465,10 @@ fn final_round_starts_after_a_play_that_draws_the_last_card() {
     assert_eq!(names(&r, s1.hand(0)), ["y1", "g1"]);
     assert_eq!(s1.final_turns, 2);
     let s2 = s1.apply(&deal, Action::Play(0)).unwrap(); // P1 plays r2 onto r1
-    assert_eq!((s2.height(0), s2.outcome), (2, Outcome::Playing));
+    assert_eq!((s2.height(0), s2.status), (2, Status::Playing));
     assert_eq!(s2.hand(1).len(), 1, "no card left to draw");
     let s3 = s2.apply(&deal, Action::Play(1)).unwrap(); // P0 plays g1
-    assert_eq!(s3.outcome, Outcome::Finished);
+    assert_eq!(s3.status, Status::Finished);
     assert_eq!(s3.score(&r), 3);
 }
 
@@ -521,9 +521,9 @@ fn deck_play_plays_the_last_card_blind_and_starts_the_final_round() {
     assert_eq!(t.turn, 1);
     // Final round: P1 and then P0 (the deck player) take one more turn.
     let t = t.apply(&deal, Action::Clue).unwrap();
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
     let t = t.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.outcome, Outcome::Finished);
+    assert_eq!(t.status, Status::Finished);
     assert_eq!(t.score(&r), 2);
 
     // A blind misplay: a strike, the card is lost, the hand is unchanged.
@@ -563,18 +563,18 @@ fn endless_has_no_final_round_and_hands_shrink() {
     let mut s = s;
     for _ in 0..5 {
         s = s.apply(&deal, Action::Clue).unwrap();
-        assert_eq!(s.outcome, Outcome::Playing);
+        assert_eq!(s.status, Status::Playing);
     }
     assert_eq!(s.turn, 1);
     // P1 discards r1 (one played, so it is trash); no card to draw: the hand shrinks.
     let s = s.apply(&deal, Action::Discard(0)).unwrap();
-    assert_eq!(s.outcome, Outcome::Playing);
+    assert_eq!(s.status, Status::Playing);
     assert_eq!(names(&r, s.hand(1)), ["r3"]);
     let s = s.apply(&deal, Action::Play(0)).unwrap(); // P0 plays r2 onto r2: misplay
-    assert_eq!((s.strikes, s.outcome), (1, Outcome::Playing));
+    assert_eq!((s.strikes, s.status), (1, Status::Playing));
     assert_eq!(names(&r, s.hand(0)), ["r1"]);
     let s = s.apply(&deal, Action::Play(0)).unwrap(); // P1 plays r3: every firework complete
-    assert_eq!(s.outcome, Outcome::Finished);
+    assert_eq!(s.status, Status::Finished);
     assert_eq!(s.score(&r), 3);
 }
 
@@ -585,7 +585,7 @@ fn endless_loses_on_the_last_strike() {
     s.strikes = 2;
     s.stacks = [0, 3, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(1)).unwrap();
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
+    assert_eq!((t.status, t.score(&r)), (Status::Lost, 0));
 }
 
 #[test]
@@ -594,39 +594,39 @@ fn endless_loses_when_the_last_copy_of_a_needed_card_is_discarded() {
     // A 5 has one copy.
     let (deal, s) = position(&r, &["r5 r1", "y1 y2"], "g1 g2", 7);
     let t = s.apply(&deal, Action::Discard(0)).unwrap();
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
+    assert_eq!((t.status, t.score(&r)), (Status::Lost, 0));
     // The same discard outside endless mode goes on.
     let normal = no_variant(2);
     let (deal_n, s_n) = position(&normal, &["r5 r1", "y1 y2"], "g1 g2", 7);
     assert_eq!(
-        s_n.apply(&deal_n, Action::Discard(0)).unwrap().outcome,
-        Outcome::Playing
+        s_n.apply(&deal_n, Action::Discard(0)).unwrap().status,
+        Status::Playing
     );
     // A 1 with two other copies left: fine.
     let t = s.apply(&deal, Action::Discard(1)).unwrap();
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
     // The third copy of r1 after two were lost: loss.
     let mut s2 = s;
     s2.add_lost(card(&r, "r1"), 2);
     let t = s2.apply(&deal, Action::Discard(1)).unwrap();
-    assert_eq!(t.outcome, Outcome::Lost);
+    assert_eq!(t.status, Status::Lost);
     // The last r1 when r1 is already played: not needed, the game goes on.
     let mut s3 = s;
     s3.add_lost(card(&r, "r1"), 1);
     s3.stacks[0] = hanabi_solver::game::play::Stack::of_height(1);
     let t = s3.apply(&deal, Action::Discard(1)).unwrap();
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
     // The second copy of y2 is still in player 1's hand: fine.
     let (deal, s) = position(&r, &["y2 r1", "y1 y2"], "g1 g2", 7);
     assert_eq!(
-        s.apply(&deal, Action::Discard(0)).unwrap().outcome,
-        Outcome::Playing
+        s.apply(&deal, Action::Discard(0)).unwrap().status,
+        Status::Playing
     );
     // ... or still in the pile.
     let (deal, s) = position(&r, &["y2 r1", "y1 b2"], "g1 y2", 7);
     assert_eq!(
-        s.apply(&deal, Action::Discard(0)).unwrap().outcome,
-        Outcome::Playing
+        s.apply(&deal, Action::Discard(0)).unwrap().status,
+        Status::Playing
     );
 }
 
@@ -638,12 +638,12 @@ fn endless_loses_when_the_last_copy_of_a_needed_card_is_misplayed() {
     s.stacks = [3, 0, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!(t.strikes, 1);
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
+    assert_eq!((t.status, t.score(&r)), (Status::Lost, 0));
     // r4 misplayed on r2 with the other r4 in the pile: a strike only.
     let (deal, mut s) = position(&r, &["r4 r1", "y1 y2"], "g1 r4", 7);
     s.stacks = [2, 0, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.strikes, t.outcome), (1, Outcome::Playing));
+    assert_eq!((t.strikes, t.status), (1, Status::Playing));
 }
 
 #[test]
@@ -653,7 +653,7 @@ fn endless_loses_when_the_player_to_move_has_no_legal_action() {
     let (deal, s) = position(&r, &["r1"], "", 3);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
     assert_eq!(t.height(0), 1);
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Lost, 0));
+    assert_eq!((t.status, t.score(&r)), (Status::Lost, 0));
 
     // With empty clues, P1 can clue (a token is left): the game goes on.
     let opts = Options {
@@ -664,13 +664,13 @@ fn endless_loses_when_the_player_to_move_has_no_legal_action() {
     let re = rules(Variant::no_variant(), 2, &opts);
     let (deal, s) = position(&re, &["r1"], "", 3);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
     assert_eq!(t.turn, 1);
     assert_eq!(t.legal_actions(&deal).as_slice(), &[Action::Clue]);
     // ... but not without a token.
     let (deal, s) = position(&re, &["r1"], "", 0);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!(t.outcome, Outcome::Lost);
+    assert_eq!(t.status, Status::Lost);
 }
 
 #[test]
@@ -680,13 +680,13 @@ fn endless_wins_only_with_every_firework() {
     let (deal, mut s) = position(&r, &["r2", "r1"], "", 3);
     s.stacks = [1, 2, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Finished, 4));
+    assert_eq!((t.status, t.score(&r)), (Status::Finished, 4));
     assert_eq!(r.perfect_score(), 4);
     // With the pile empty and two of four points scored, the game is not over.
     let (deal, mut s) = position(&r, &["r1 r2", "y2"], "", 3);
     s.stacks = [1, 1, 0, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Clue).unwrap();
-    assert_eq!(t.outcome, Outcome::Playing);
+    assert_eq!(t.status, Status::Playing);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -740,7 +740,7 @@ fn perfect_score_is_suits_times_ranks_in_play() {
     let (deal, mut s) = position(&r, &["g2", "r1"], "r1", 1);
     s.stacks = [2, 2, 1, 0, 0, 0].map(hanabi_solver::game::play::Stack::of_height);
     let t = s.apply(&deal, Action::Play(0)).unwrap();
-    assert_eq!((t.outcome, t.score(&r)), (Outcome::Finished, 6));
+    assert_eq!((t.status, t.score(&r)), (Status::Finished, 6));
 }
 
 #[test]
@@ -895,19 +895,19 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
         .iter()
         .all(|h| h.height() == r.variant.ranks);
     if t.strikes >= r.max_strikes {
-        assert_eq!(t.outcome, Outcome::Lost);
+        assert_eq!(t.status, Status::Lost);
     } else if complete {
-        assert_eq!(t.outcome, Outcome::Finished);
+        assert_eq!(t.status, Status::Finished);
         assert_eq!(t.score(r), perfect);
     }
-    match t.outcome {
-        Outcome::Lost => assert_eq!(t.score(r), 0),
-        Outcome::Finished => {
+    match t.status {
+        Status::Lost => assert_eq!(t.score(r), 0),
+        Status::Finished => {
             if r.endless {
                 assert_eq!(t.score(r), perfect, "endless: win only with every firework");
             }
         }
-        Outcome::Playing => {
+        Status::Playing => {
             assert!(t.strikes < r.max_strikes);
             assert_eq!(t.turn as usize, (me + 1) % r.players as usize);
             let any = candidates()
@@ -925,7 +925,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
             }
         }
     }
-    if r.endless && t.outcome == Outcome::Lost && t.strikes < r.max_strikes {
+    if r.endless && t.status == Status::Lost && t.strikes < r.max_strikes {
         // Lost by a needed card gone for good, or by the next player having no action.
         let gone = lost.is_some_and(|c| {
             c.rank() > t.height(c.suit() as usize)
@@ -933,7 +933,7 @@ fn check_transition(deal: &Deal, s: &State, a: Action, t: &State) {
         });
         let mut next = *t;
         next.turn = ((me + 1) % r.players as usize) as u8;
-        next.outcome = Outcome::Playing;
+        next.status = Status::Playing;
         let stuck = !candidates()
             .into_iter()
             .any(|b| legal_by_the_rules(deal, &next, b));
@@ -1015,19 +1015,19 @@ fn random_game(rng: &mut Rng, deal: &Deal, mut s: State, seen: &mut Seen) -> Sta
         let a = pick(rng, &deal.rules, &s, &legal);
         let t = s.apply(deal, a).unwrap();
         seen.deck_plays += (a == Action::DeckPlay) as usize;
-        if r.endless && t.outcome == Outcome::Finished {
+        if r.endless && t.status == Status::Finished {
             seen.endless_wins += 1;
         }
         if !r.endless {
             if let Some(at) = last_draw {
                 assert!(t.turns <= at + r.players as u16, "final round too long");
-                if t.outcome == Outcome::Playing {
+                if t.status == Status::Playing {
                     assert!(t.turns < at + r.players as u16);
                 }
             } else if t.drawn as usize == deal.pile.len() {
                 last_draw = Some(t.turns);
             }
-            if t.outcome == Outcome::Finished && t.score(r) < r.perfect_score() {
+            if t.status == Status::Finished && t.score(r) < r.perfect_score() {
                 // Only the final round ends a normal game below the perfect score.
                 assert_eq!(Some(t.turns), last_draw.map(|at| at + r.players as u16));
                 seen.final_rounds += 1;
@@ -1047,7 +1047,7 @@ fn random_tiny_games_respect_every_rule() {
     for _ in 0..3000 {
         let (_, _, deal, s) = random_tiny_game(&mut rng, 24, None);
         let end = random_game(&mut rng, &deal, s, &mut seen);
-        outcomes[end.outcome as usize] += 1;
+        outcomes[end.status as usize] += 1;
     }
     // Both endings and every special case are exercised.
     assert!(outcomes[1] > 100 && outcomes[2] > 100, "{outcomes:?}");

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::game::card::Card;
 use crate::game::rules::Rules;
 use crate::search::bounds::{upper_bound, BoundSet};
-use crate::state::{Deal, Outcome, State};
+use crate::state::{Deal, State, Status};
 
 /// A card still needed whose every copy is gone, and, where the game's history is known, how
 /// and when its last copy went.
@@ -116,7 +116,7 @@ pub fn lost_words(lost: &[LostCard]) -> String {
 /// remaining turns no longer allow it.
 pub fn turn_loss(deal: &Deal, before: &State, after: &State, max_before: u8) -> String {
     let rules = &deal.rules;
-    if after.outcome == Outcome::Lost
+    if after.status == Status::Lost
         && after.strikes > before.strikes
         && after.strikes >= rules.max_strikes
     {
@@ -155,7 +155,7 @@ pub fn turn_loss(deal: &Deal, before: &State, after: &State, max_before: u8) -> 
         );
     }
     let too_late = if after.is_over() {
-        after.outcome == Outcome::Finished
+        after.status == Status::Finished
     } else {
         let timing = BoundSet {
             capacity: false,

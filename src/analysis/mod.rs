@@ -28,7 +28,7 @@ pub use team_play::TeamReport;
 pub use view::{View, ViewedPosition};
 pub use win_chance::{ChanceConfig, WinChance};
 
-use crate::batch::{Game, Outcome, Record};
+use crate::batch::{Game, Record, SeedResult};
 use crate::game::rules::Rules;
 use crate::portfolio::{self, DecidedBy};
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
@@ -94,7 +94,7 @@ pub fn seed_record(
             solution.lower_bound
         )));
     }
-    let mut outcome = Outcome::of(&solution);
+    let mut outcome = SeedResult::of(&solution);
     outcome.by_sat = decided.by == DecidedBy::Sat;
     outcome.reason = loss_reason(&problem, &solution, None).map(|r| r.name().to_string());
     Ok(Record {

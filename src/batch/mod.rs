@@ -124,8 +124,8 @@ impl fmt::Display for Game {
 /// Reading a record derives `winnable` from the bounds, whatever the line says: files written
 /// before undecided seeds got `null` there hold `false` for them.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(from = "OutcomeFields")]
-pub struct Outcome {
+#[serde(from = "SeedResultFields")]
+pub struct SeedResult {
     /// The best final score: exact when `proven`, otherwise the lower bound.
     pub max_score: u8,
     pub perfect_score: u8,
@@ -150,9 +150,9 @@ pub struct Outcome {
     pub by_sat: bool,
 }
 
-/// An [`Outcome`] as a line holds it, before `winnable` is derived from the bounds.
+/// An [`SeedResult`] as a line holds it, before `winnable` is derived from the bounds.
 #[derive(Deserialize)]
-struct OutcomeFields {
+struct SeedResultFields {
     max_score: u8,
     perfect_score: u8,
     proven: bool,
@@ -166,9 +166,9 @@ struct OutcomeFields {
     by_sat: bool,
 }
 
-impl From<OutcomeFields> for Outcome {
-    fn from(f: OutcomeFields) -> Outcome {
-        Outcome {
+impl From<SeedResultFields> for SeedResult {
+    fn from(f: SeedResultFields) -> SeedResult {
+        SeedResult {
             max_score: f.max_score,
             perfect_score: f.perfect_score,
             winnable: verdict(f.lower_bound, f.upper_bound, f.perfect_score),
@@ -183,9 +183,9 @@ impl From<OutcomeFields> for Outcome {
     }
 }
 
-impl Outcome {
-    pub fn of(solution: &Solution) -> Outcome {
-        Outcome {
+impl SeedResult {
+    pub fn of(solution: &Solution) -> SeedResult {
+        SeedResult {
             max_score: solution.max_score,
             perfect_score: solution.perfect_score,
             winnable: solution.verdict(),
@@ -239,7 +239,7 @@ pub struct Record {
     pub game: Game,
     pub deck: Vec<String>,
     #[serde(flatten)]
-    pub outcome: Outcome,
+    pub outcome: SeedResult,
 }
 
 impl Record {
@@ -268,7 +268,7 @@ pub struct Entry {
     #[serde(flatten)]
     pub game: Game,
     #[serde(flatten)]
-    pub outcome: Outcome,
+    pub outcome: SeedResult,
     /// The 1-based line of the file it came from (0 when it did not come from a file).
     #[serde(skip)]
     pub line: usize,

@@ -23,7 +23,7 @@ pub mod worlds;
 pub use exact::{exact, Exact, ExactConfig, ExactError, ExactMove, Fraction};
 pub use fill::Filler;
 pub use sample::{
-    evaluate, root_actions, sample, sample_until, Estimate, MoveEstimate, Outcome, SplitMix64,
+    evaluate, root_actions, sample, sample_until, Estimate, MoveEstimate, SampledScore, SplitMix64,
 };
 
 /// The mean of a sample given as counts (`counts[x]` samples of value `x`) and its 95% interval

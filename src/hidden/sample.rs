@@ -51,7 +51,7 @@ impl SplitMix64 {
 
 /// What one root action reached in one sample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SampledScore {
     /// The best final score after the action (the proven lower bound when not `proven`).
     pub score: u8,
     /// False when a limit stopped the child's search.
@@ -67,13 +67,13 @@ pub fn root_actions(position: &Position) -> Result<Vec<Action>, Error> {
 }
 
 /// Solves every root action of `position` with the `?` filled by `cards` (a reordering of
-/// [`Position::unseen`]), each child exactly with one thread. One outcome per
+/// [`Position::unseen`]), each child exactly with one thread. One [`SampledScore`] per
 /// [`root_actions`] entry, in that order.
 pub fn evaluate(
     position: &Position,
     cards: &[Card],
     config: &SolveConfig,
-) -> Result<Vec<Outcome>, Error> {
+) -> Result<Vec<SampledScore>, Error> {
     let (deal, state) = position.fill(cards)?;
     let config = SolveConfig {
         threads: 1,
@@ -97,13 +97,13 @@ pub fn evaluate(
         .iter()
         .map(|child| {
             if child.is_over() {
-                Outcome {
+                SampledScore {
                     score: child.score(rules),
                     proven: true,
                 }
             } else {
                 let s = solved.next().expect("one solution per open child");
-                Outcome {
+                SampledScore {
                     score: s.max_score,
                     proven: s.proven,
                 }
@@ -234,7 +234,7 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, outcomes: &[Outcome]) {
+    fn add(&mut self, outcomes: &[SampledScore]) {
         self.taken += 1;
         for (k, o) in outcomes.iter().enumerate() {
             self.score_counts[k][o.score as usize] += 1;

@@ -9,7 +9,7 @@
 use crate::game::card::{Card, MAX_SUITS};
 use crate::game::play::PlayOrder;
 use crate::game::rules::Rules;
-use crate::state::{Outcome, State};
+use crate::state::{State, Status};
 
 /// The height each suit's firework must reach; suits past `nsuits` are 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -122,7 +122,7 @@ impl Goal {
     /// is the score.
     #[inline]
     pub fn score(&self, rules: &Rules, state: &State) -> u8 {
-        if state.outcome == Outcome::Lost {
+        if state.status == Status::Lost {
             return 0;
         }
         let n = rules.variant.suits.len();

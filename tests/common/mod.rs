@@ -176,7 +176,7 @@ pub fn reference_by(
 pub fn reference_reaches(deal: &Deal, state: &State, target: &[u8]) -> bool {
     let n = deal.rules.variant.suits.len();
     let met = |s: &State| {
-        (s.outcome != hanabi_solver::state::Outcome::Lost
+        (s.status != hanabi_solver::state::Status::Lost
             && s.stacks[..n]
                 .iter()
                 .zip(target)
