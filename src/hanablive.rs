@@ -319,7 +319,7 @@ pub struct GameOver {
 
 /// What one checked action did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct CheckedStep {
     /// The engine's action; `None` for a game-over action.
     pub action: Option<Action>,
     /// In words: "Alice plays r1", "Cathy clues Donald 3 (touches 2 cards)".
@@ -466,7 +466,7 @@ impl Tracker {
 
     /// Checks one hanab.live action against the rules and applies it. The error says why the
     /// action is illegal.
-    pub fn step(&mut self, a: &ExportAction) -> Result<Step, String> {
+    pub fn step(&mut self, a: &ExportAction) -> Result<CheckedStep, String> {
         if let Some(why) = &self.ended {
             return Err(format!("the game is already over ({why})"));
         }
@@ -496,7 +496,7 @@ impl Tracker {
         self.state = after;
         self.ended = self.check_end();
         self.steps += 1;
-        Ok(Step {
+        Ok(CheckedStep {
             action: Some(action),
             text,
         })
@@ -613,7 +613,7 @@ impl Tracker {
     }
 
     /// Records a game-over action (a player's end of the game, or a vote): the game ends here.
-    fn end_by(&mut self, a: &ExportAction) -> Step {
+    fn end_by(&mut self, a: &ExportAction) -> CheckedStep {
         let who = usize::try_from(a.target)
             .ok()
             .filter(|&t| t < self.deal.rules.players as usize)
@@ -627,7 +627,7 @@ impl Tracker {
         });
         self.ended = Some(text.clone());
         self.steps += 1;
-        Step {
+        CheckedStep {
             action: None,
             text: format!("game over: {text}"),
         }
@@ -887,7 +887,7 @@ pub fn clue_knowledge(game: &GameExport, index: usize, seat: usize) -> Result<Ve
         .collect())
 }
 
-fn step_at(t: &mut Tracker, a: &ExportAction, index: usize) -> Result<Step, Error> {
+fn step_at(t: &mut Tracker, a: &ExportAction, index: usize) -> Result<CheckedStep, Error> {
     t.step(a).map_err(|reason| Error::Illegal { index, reason })
 }
 

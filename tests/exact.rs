@@ -11,7 +11,7 @@ use hanabi_solver::game::card::Card;
 use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hidden::exact::orders;
-use hanabi_solver::hidden::team::{team, Bounds, FirstMove, TeamConfig};
+use hanabi_solver::hidden::team::{team, FirstMove, TeamConfig, TotalBounds};
 use hanabi_solver::hidden::worlds::MergeDead;
 use hanabi_solver::hidden::{exact, ExactConfig, ExactError, Fraction};
 use hanabi_solver::position::{self, Position, PositionFile};
@@ -918,7 +918,7 @@ fn merged_dead_cards_bound_the_exact_team_values() {
         assert_eq!(merged.arrangements, exact.arrangements, "{text}");
         let (n, m) = (exact.total as u128, merged.total as u128);
         // lo/m <= v/n <= hi/m
-        let within = |b: &Bounds, v: u64| {
+        let within = |b: &TotalBounds, v: u64| {
             b.lo as u128 * n <= v as u128 * m && v as u128 * m <= b.hi as u128 * n
         };
         for (e, g) in [(&exact.win, &merged.win), (&exact.score, &merged.score)] {

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::hidden::team::{team, Bounds, FirstMove, GoalValues, Team, TeamConfig};
+use crate::hidden::team::{team, FirstMove, GoalValues, Team, TeamConfig, TotalBounds};
 
 use super::hidden_cards::{group, names};
 use super::view::ViewedPosition;
@@ -26,7 +26,7 @@ pub struct WinAndScore {
 }
 
 impl WinAndScore {
-    fn of(win: Bounds, score: Bounds, worlds: u64) -> WinAndScore {
+    fn of(win: TotalBounds, score: TotalBounds, worlds: u64) -> WinAndScore {
         let (win_lo, win_hi) = win.fractions(worlds);
         let (score_lo, score_hi) = score.fractions(worlds);
         WinAndScore {
@@ -38,7 +38,7 @@ impl WinAndScore {
     }
 
     /// "3/4 (75.0%)" and "11/2 (5.500)", or "1/2..3/4 (50.0-75.0%)" when not proven.
-    fn words(&self, worlds: u64, win: Bounds, score: Bounds) -> (String, String) {
+    fn words(&self, worlds: u64, win: TotalBounds, score: TotalBounds) -> (String, String) {
         let pct = |b: u64| 100.0 * b as f64 / worlds as f64;
         let mean = |b: u64| b as f64 / worlds as f64;
         let win = match &self.win_upper {
@@ -77,7 +77,7 @@ pub struct TeamMoveReport {
     #[serde(flatten)]
     pub figures: WinAndScore,
     #[serde(skip)]
-    bounds: (Bounds, Bounds),
+    bounds: (TotalBounds, TotalBounds),
 }
 
 /// Team play of a position whose players do not see their own cards.
@@ -161,7 +161,7 @@ impl TeamReport {
                 .cmp(&(a.bounds.0.lo, a.bounds.1.lo))
                 .then(a.slot.cmp(&b.slot))
         });
-        let played = |g: &GoalValues| Bounds {
+        let played = |g: &GoalValues| TotalBounds {
             lo: g.per_view_played,
             hi: g.per_view_played,
         };
@@ -239,11 +239,11 @@ impl fmt::Display for TeamReport {
             (
                 "per-view played",
                 &self.per_view_played,
-                Bounds {
+                TotalBounds {
                     lo: r.win.per_view_played,
                     hi: r.win.per_view_played,
                 },
-                Bounds {
+                TotalBounds {
                     lo: r.score.per_view_played,
                     hi: r.score.per_view_played,
                 },

@@ -44,7 +44,7 @@ use crate::state::{Action, Deal, State};
 
 /// What the team plays for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Goal {
+pub enum TeamGoal {
     /// Reach the most the fireworks can still reach (the position's maximum).
     Win,
     /// The final score.
@@ -147,12 +147,12 @@ impl Default for TeamConfig {
 
 /// Proven bounds on a total over the worlds (worlds won, or final scores summed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
+pub struct TotalBounds {
     pub lo: u64,
     pub hi: u64,
 }
 
-impl Bounds {
+impl TotalBounds {
     pub fn exact(&self) -> bool {
         self.lo == self.hi
     }
@@ -169,20 +169,20 @@ impl Bounds {
 /// The values of one goal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoalValues {
-    pub goal: Goal,
+    pub goal: TeamGoal,
     /// The team's best.
-    pub team: Bounds,
+    pub team: TotalBounds,
     /// Every card known to everyone, averaged over the worlds: an upper bound of the team value.
-    pub cheat: Bounds,
+    pub cheat: TotalBounds,
     /// Each class of the player to move taking its best move by the every-card-known values,
     /// as if everyone saw every card afterwards: what determinizing engines report, an upper
     /// bound too.
-    pub per_view: Bounds,
+    pub per_view: TotalBounds,
     /// The per-view choice made by every player at every turn, played out: a strategy, so a
     /// lower bound.
     pub per_view_played: u64,
     /// The team value when the player to move makes this move first (where it is legal).
-    pub moves: Vec<(FirstMove, Bounds)>,
+    pub moves: Vec<(FirstMove, TotalBounds)>,
 }
 
 impl GoalValues {
@@ -202,7 +202,7 @@ impl GoalValues {
 /// The answer of [`team`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Team {
-    /// What the totals of [`Bounds`] are out of: the worlds, or with dead cards merged, the
+    /// What the totals of [`TotalBounds`] are out of: the worlds, or with dead cards merged, the
     /// sum of their weights.
     pub total: u64,
     /// Arrangements of card kinds that fit the position, all equally likely.
@@ -363,7 +363,7 @@ struct Class {
 /// The search of one goal over one position's worlds.
 struct Search<'a> {
     worlds: &'a Worlds,
-    goal: Goal,
+    goal: TeamGoal,
     target: u8,
     searches: Vec<Option<SharedSearch<'a>>>,
     config: &'a SolveConfig,
@@ -380,7 +380,7 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(
         worlds: &'a Worlds,
-        goal: Goal,
+        goal: TeamGoal,
         target: u8,
         limit: Option<Duration>,
         config: &'a SolveConfig,
@@ -409,8 +409,8 @@ impl<'a> Search<'a> {
     fn outcome(&self, world: u32, state: &State) -> u64 {
         let score = state.score(&self.deal(world).rules);
         let worth = match self.goal {
-            Goal::Win => u64::from(score >= self.target),
-            Goal::Score => u64::from(score),
+            TeamGoal::Win => u64::from(score >= self.target),
+            TeamGoal::Score => u64::from(score),
         };
         worth * self.worlds.weights[world as usize]
     }
@@ -432,13 +432,13 @@ impl<'a> Search<'a> {
         let search =
             self.searches[d as usize].get_or_insert_with(|| SharedSearch::new(deal, config));
         let ceiling = match self.goal {
-            Goal::Win => Some(self.target),
-            Goal::Score => None,
+            TeamGoal::Win => Some(self.target),
+            TeamGoal::Score => None,
         };
         let bound = search.value(state, ceiling).upper_bound;
         let v = match self.goal {
-            Goal::Win => u64::from(bound >= self.target),
-            Goal::Score => u64::from(bound),
+            TeamGoal::Win => u64::from(bound >= self.target),
+            TeamGoal::Score => u64::from(bound),
         };
         self.cheat.insert((d, *state), v);
         v * weight
@@ -581,7 +581,7 @@ impl<'a> Search<'a> {
         history: &mut Vec<u64>,
         entries: &[Entry],
         first: Option<FirstMove>,
-    ) -> Bounds {
+    ) -> TotalBounds {
         self.nodes += 1;
         let key = (
             history.clone(),
@@ -589,7 +589,7 @@ impl<'a> Search<'a> {
         );
         if first.is_none() {
             if let Some(&v) = self.table.get(&key) {
-                return Bounds { lo: v, hi: v };
+                return TotalBounds { lo: v, hi: v };
             }
         }
         let classes = self.classes(entries, first);
@@ -609,7 +609,7 @@ impl<'a> Search<'a> {
         if exact && first.is_none() {
             self.table.insert(key, best);
         }
-        Bounds {
+        TotalBounds {
             lo: best,
             hi: if exact { best } else { hi },
         }
@@ -816,7 +816,7 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
     let target = first_state.max_reachable_score(&position.rules);
     let mut nodes = 0;
     let mut values = Vec::new();
-    for (k, goal) in [Goal::Win, Goal::Score].into_iter().enumerate() {
+    for (k, goal) in [TeamGoal::Win, TeamGoal::Score].into_iter().enumerate() {
         // Each goal gets half the time; the win searched first.
         let limit = config.time_limit.map(|t| t * (k as u32 + 1) / 2);
         let mut search = Search::new(&worlds, goal, target, limit, &config.search, start);
@@ -861,7 +861,7 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
             .zip(bounds)
             .map(|(m, hi)| {
                 let mut value = if search.out_of_time() {
-                    Bounds { lo: 0, hi }
+                    TotalBounds { lo: 0, hi }
                 } else {
                     search.total(&mut Vec::new(), &root, Some(m))
                 };
@@ -875,11 +875,11 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
         let mut values_of_goal = GoalValues {
             goal,
             team,
-            cheat: Bounds {
+            cheat: TotalBounds {
                 lo: cheat_total,
                 hi: cheat_total,
             },
-            per_view: Bounds {
+            per_view: TotalBounds {
                 lo: per_view,
                 hi: per_view,
             },
