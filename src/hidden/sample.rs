@@ -242,6 +242,46 @@ impl Tally {
         }
     }
 
+    /// The estimate of each of `actions` (the root actions, in the order the tally counts
+    /// them), the best first: by the chance of the perfect score, then by the expected score,
+    /// ties in root order.
+    fn ranked_moves(
+        &self,
+        position: &Position,
+        actions: &[Action],
+        perfect: u8,
+    ) -> Vec<MoveEstimate> {
+        let mut moves: Vec<MoveEstimate> = actions
+            .iter()
+            .enumerate()
+            .map(|(k, &action)| {
+                let counts = &self.score_counts[k];
+                let wins = counts[perfect as usize] as usize;
+                let (expected_score, score_ci95) = mean_interval(counts, 0.0, perfect as f64);
+                let (win_probability, win_ci95) = wilson(wins, self.taken);
+                let (name, slot) = action_name(position, action);
+                MoveEstimate {
+                    action,
+                    name,
+                    slot,
+                    win_probability,
+                    win_ci95,
+                    expected_score,
+                    score_ci95,
+                    unproven: self.unproven[k],
+                    score_counts: counts.clone(),
+                }
+            })
+            .collect();
+        // A stable sort keeps root order among ties.
+        moves.sort_by(|a, b| {
+            b.win_probability
+                .total_cmp(&a.win_probability)
+                .then(b.expected_score.total_cmp(&a.expected_score))
+        });
+        moves
+    }
+
     fn merge(&mut self, other: &Tally) {
         self.taken += other.taken;
         for (mine, theirs) in self.score_counts.iter_mut().zip(&other.score_counts) {
@@ -251,6 +291,74 @@ impl Tally {
         }
         for (a, b) in self.unproven.iter_mut().zip(&other.unproven) {
             *a += b;
+        }
+    }
+}
+
+/// What the workers of [`sample_until`] share: the samples to take and how far they got.
+struct Sampler<'a> {
+    position: &'a Position,
+    filler: &'a Filler,
+    samples: usize,
+    rng_seed: u64,
+    config: &'a SolveConfig,
+    deadline: Option<Instant>,
+    /// The next sample to take.
+    next: AtomicUsize,
+    /// A sample failed: take no more.
+    failed: AtomicBool,
+    /// The error of the lowest sample that failed, so the error too is the same on any thread
+    /// count.
+    first_error: Mutex<Option<(usize, Error)>>,
+}
+
+impl Sampler<'_> {
+    /// One worker's share: the next sample not yet taken, one after another, added to `tally`,
+    /// until every sample is taken, the deadline has passed, or a sample failed.
+    fn work(&self, mut tally: Tally) -> Tally {
+        loop {
+            if self.failed.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                return tally;
+            }
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.samples {
+                // Keep the counter from wrapping however many workers look.
+                self.next.store(self.samples, Ordering::Relaxed);
+                return tally;
+            }
+            let cards = self
+                .filler
+                .fill(&mut SplitMix64::for_sample(self.rng_seed, i as u64));
+            match evaluate(self.position, &cards, &self.limited()) {
+                Ok(scores) => tally.add(&scores),
+                Err(e) => {
+                    self.failed.store(true, Ordering::Relaxed);
+                    let mut first = self
+                        .first_error
+                        .lock()
+                        .expect("no worker panics holding it");
+                    if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *first = Some((i, e));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The search's limits for a sample begun now: at most the time left before the deadline.
+    fn limited(&self) -> SolveConfig {
+        let config = self.config;
+        SolveConfig {
+            time_limit: match (config.time_limit, self.deadline) {
+                (limit, None) => limit,
+                (limit, Some(d)) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    Some(limit.map_or(left, |l| l.min(left)))
+                }
+            },
+            ..config.clone()
         }
     }
 }
@@ -274,88 +382,39 @@ pub fn sample_until(
     let actions = root_actions(position)?;
     let filler = Filler::new(position)?;
     let perfect = position.rules.perfect_score();
+    let sampler = Sampler {
+        position,
+        filler: &filler,
+        samples,
+        rng_seed,
+        config,
+        deadline,
+        next: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        first_error: Mutex::new(None),
+    };
+    let total = Mutex::new(Tally::new(actions.len(), perfect));
     // One long-lived task per worker of the current pool, each taking the next sample and
     // adding it to its own tally. (A plain `par_iter` would let a worker that waits for a
     // child's search, which runs on its own pool, start another sample meanwhile, nesting
     // searches on one stack without bound.)
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let total = Mutex::new(Tally::new(actions.len(), perfect));
-    // The error of the lowest sample that failed, so the error too is the same on any thread
-    // count.
-    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
     rayon::broadcast(|_| {
-        let mut tally = Tally::new(actions.len(), perfect);
-        loop {
-            if failed.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= samples {
-                // Keep the counter from wrapping however many workers look.
-                next.store(samples, Ordering::Relaxed);
-                break;
-            }
-            let cards = filler.fill(&mut SplitMix64::for_sample(rng_seed, i as u64));
-            let limited = SolveConfig {
-                time_limit: match (config.time_limit, deadline) {
-                    (limit, None) => limit,
-                    (limit, Some(d)) => {
-                        let left = d.saturating_duration_since(Instant::now());
-                        Some(limit.map_or(left, |l| l.min(left)))
-                    }
-                },
-                ..config.clone()
-            };
-            match evaluate(position, &cards, &limited) {
-                Ok(outcomes) => tally.add(&outcomes),
-                Err(e) => {
-                    failed.store(true, Ordering::Relaxed);
-                    let mut first = first_error.lock().expect("no worker panics holding it");
-                    if first.as_ref().is_none_or(|(j, _)| i < *j) {
-                        *first = Some((i, e));
-                    }
-                }
-            }
-        }
+        let tally = sampler.work(Tally::new(actions.len(), perfect));
         total
             .lock()
             .expect("no worker panics holding the tally")
             .merge(&tally);
     });
-    if let Some((_, e)) = first_error.into_inner().expect("no worker panicked") {
+    if let Some((_, e)) = sampler
+        .first_error
+        .into_inner()
+        .expect("no worker panicked")
+    {
         return Err(e);
     }
     let tally = total.into_inner().expect("no worker panicked");
+    let moves = tally.ranked_moves(position, &actions, perfect);
     let taken = tally.taken;
-    let mut moves: Vec<MoveEstimate> = actions
-        .iter()
-        .enumerate()
-        .map(|(k, &action)| {
-            let counts = &tally.score_counts[k];
-            let wins = counts[perfect as usize] as usize;
-            let (expected_score, score_ci95) = mean_interval(counts, 0.0, perfect as f64);
-            let (win_probability, win_ci95) = wilson(wins, taken);
-            let (name, slot) = action_name(position, action);
-            MoveEstimate {
-                action,
-                name,
-                slot,
-                win_probability,
-                win_ci95,
-                expected_score,
-                score_ci95,
-                unproven: tally.unproven[k],
-                score_counts: counts.clone(),
-            }
-        })
-        .collect();
-    // A stable sort keeps root order among ties.
-    moves.sort_by(|a, b| {
-        b.win_probability
-            .total_cmp(&a.win_probability)
-            .then(b.expected_score.total_cmp(&a.expected_score))
-    });
     Ok(Estimate {
         samples: taken,
         requested: samples,
