@@ -37,6 +37,23 @@ pub enum Ranking {
     Promise { salt: u64 },
 }
 
+impl Ranking {
+    /// Where `child` stands among the positions of its turn under this ranking, once upper
+    /// bounds tie (higher first); `noise` is the beam's noise stream.
+    fn order(self, deal: &Deal, child: &State, noise: &mut u64) -> i32 {
+        match self {
+            Ranking::Points => {
+                (i32::from(child.score(&deal.rules)) << 16)
+                    | (i32::from(child.clues) << 8)
+                    | i32::from(u8::MAX - child.strikes)
+            }
+            Ranking::Promise { .. } => {
+                promise(deal, child) + (splitmix(noise) % (NOISE + 1)) as i32
+            }
+        }
+    }
+}
+
 /// The most noise [`Ranking::Promise`] adds to a promise (a point played is worth 120).
 const NOISE: u64 = 100;
 
@@ -125,8 +142,7 @@ pub fn beam(
         parent: 0,
         action: Action::Clue,
     }];
-    // The best finished line: score, turn count, index of its last position's parent, action.
-    let mut best: Option<(u8, usize, u32, Action)> = None;
+    let mut best: Option<Finished> = None;
     let mut seen = HashSet::new();
     // The noise stream of `Ranking::Promise`.
     let mut noise = match ranking {
@@ -149,23 +165,19 @@ pub fn beam(
                 nodes += 1;
                 if child.is_over() {
                     let score = child.score(rules);
-                    if best.is_none_or(|b| score > b.0) {
-                        best = Some((score, history.len(), i as u32, action));
+                    if best.is_none_or(|b| score > b.score) {
+                        best = Some(Finished {
+                            score,
+                            turns: history.len(),
+                            parent: i as u32,
+                            last: action,
+                        });
                     }
                     continue;
                 }
-                let order = match ranking {
-                    Ranking::Points => {
-                        (i32::from(child.score(rules)) << 16)
-                            | (i32::from(child.clues) << 8)
-                            | i32::from(u8::MAX - child.strikes)
-                    }
-                    Ranking::Promise { .. } => {
-                        promise(deal, &child) + (splitmix(&mut noise) % (NOISE + 1)) as i32
-                    }
-                };
+                let order = ranking.order(deal, &child, &mut noise);
                 let rank = (upper_bound(deal, &child, tuning.bounds), order);
-                if best.is_some_and(|b| rank.0 <= b.0) {
+                if best.is_some_and(|b| rank.0 <= b.score) {
                     continue;
                 }
                 next.push((
@@ -178,7 +190,7 @@ pub fn beam(
                 ));
             }
         }
-        if best.is_some_and(|b| b.0 >= target) {
+        if best.is_some_and(|b| b.score >= target) {
             break;
         }
         // Stable: among equal ranks, the move order decides.
@@ -191,16 +203,39 @@ pub fn beam(
             .map(|(_, k)| k)
             .collect();
     }
-    let Some((score, turns, mut parent, last)) = best else {
+    let Some(best) = best else {
         unreachable!("every line ends, and the first layer holds a position in play")
     };
-    // Walk back from the last turn to the first.
-    let mut line = vec![last];
-    for t in (1..turns).rev() {
-        let (p, action) = history[t][parent as usize];
-        line.push(action);
-        parent = p;
+    BeamLine {
+        score: best.score,
+        line: best.line(&history),
+        nodes,
     }
-    line.reverse();
-    BeamLine { score, line, nodes }
+}
+
+/// The best line a beam has finished.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    score: u8,
+    /// The turn count of the layers before its last action.
+    turns: usize,
+    /// The index of its last position's parent among the positions kept before its last turn.
+    parent: u32,
+    last: Action,
+}
+
+impl Finished {
+    /// Its actions, walked back through `history` (each turn's (parent, action) of every
+    /// position kept) from the last turn to the first.
+    fn line(self, history: &[Vec<(u32, Action)>]) -> Vec<Action> {
+        let mut line = vec![self.last];
+        let mut parent = self.parent;
+        for t in (1..self.turns).rev() {
+            let (p, action) = history[t][parent as usize];
+            line.push(action);
+            parent = p;
+        }
+        line.reverse();
+        line
+    }
 }
