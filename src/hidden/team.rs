@@ -820,76 +820,8 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
         // Each goal gets half the time; the win searched first.
         let limit = config.time_limit.map(|t| t * (k as u32 + 1) / 2);
         let mut search = Search::new(&worlds, goal, target, limit, &config.search, start);
-        let cheat_total: u64 = root.iter().map(|(w, s)| search.cheat(*w, s)).sum();
-        let classes = search.classes(&root, None);
-        let per_view: u64 = classes.iter().map(|c| c.options[0].1).sum();
-        let mut moves: Vec<FirstMove> = classes
-            .iter()
-            .flat_map(|c| c.options.iter().map(|o| FirstMove::of(o.0)))
-            .collect();
-        moves.sort();
-        moves.dedup();
-        // Each first move's every-card-known bound, for moves the time leaves unsearched.
-        let move_bound = |m: FirstMove| -> u64 {
-            classes
-                .iter()
-                .map(|c| {
-                    let admitted = c
-                        .options
-                        .iter()
-                        .filter(|o| m.admits(o.0))
-                        .map(|o| o.1)
-                        .max();
-                    admitted.unwrap_or(c.options[0].1)
-                })
-                .sum()
-        };
-        let mut bounds: Vec<u64> = moves.iter().map(|&m| move_bound(m)).collect();
-        drop(classes);
-        if worlds.merged {
-            // The merged classes are coarser than what the players see, so the per-class
-            // bounds bound only the merged game; each world's own best bounds the real one.
-            bounds = moves
-                .iter()
-                .map(|&m| search.world_move_bound(&root, m))
-                .collect();
-        }
-        let per_view_played = search.played_total(&mut Vec::new(), &root);
-        let team = search.total(&mut Vec::new(), &root, None);
-        let moves = moves
-            .into_iter()
-            .zip(bounds)
-            .map(|(m, hi)| {
-                let mut value = if search.out_of_time() {
-                    TotalBounds { lo: 0, hi }
-                } else {
-                    search.total(&mut Vec::new(), &root, Some(m))
-                };
-                if worlds.merged {
-                    value.hi = hi.max(value.lo);
-                }
-                (m, value)
-            })
-            .collect();
+        values.push(goal_values(&mut search, &root, goal));
         nodes += search.nodes;
-        let mut values_of_goal = GoalValues {
-            goal,
-            team,
-            cheat: TotalBounds {
-                lo: cheat_total,
-                hi: cheat_total,
-            },
-            per_view: TotalBounds {
-                lo: per_view,
-                hi: per_view,
-            },
-            per_view_played,
-            moves,
-        };
-        if worlds.merged {
-            values_of_goal.widen_to_real_game();
-        }
-        values.push(values_of_goal);
     }
     let score = values.pop().expect("two goals");
     let win = values.pop().expect("two goals");
@@ -903,4 +835,90 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
         nodes,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The values for `goal` that `search` finds from the worlds of `root`: the team's, with every
+/// card known, seeing only the others' cards, and after each first move.
+fn goal_values(search: &mut Search, root: &[Entry], goal: TeamGoal) -> GoalValues {
+    let merged = search.worlds.merged;
+    let cheat_total: u64 = root.iter().map(|(w, s)| search.cheat(*w, s)).sum();
+    let (moves, bounds, per_view) = first_moves(search, root);
+    let per_view_played = search.played_total(&mut Vec::new(), root);
+    let team = search.total(&mut Vec::new(), root, None);
+    let moves = moves
+        .into_iter()
+        .zip(bounds)
+        .map(|(m, hi)| {
+            let mut value = if search.out_of_time() {
+                TotalBounds { lo: 0, hi }
+            } else {
+                search.total(&mut Vec::new(), root, Some(m))
+            };
+            if merged {
+                value.hi = hi.max(value.lo);
+            }
+            (m, value)
+        })
+        .collect();
+    let mut values = GoalValues {
+        goal,
+        team,
+        cheat: TotalBounds {
+            lo: cheat_total,
+            hi: cheat_total,
+        },
+        per_view: TotalBounds {
+            lo: per_view,
+            hi: per_view,
+        },
+        per_view_played,
+        moves,
+    };
+    if merged {
+        values.widen_to_real_game();
+    }
+    values
+}
+
+/// The first moves of the player to move in the worlds of `root`, each with a bound on its
+/// total for moves the time leaves unsearched (every card known after it), and the total
+/// where each player sees every card but their own.
+fn first_moves(search: &mut Search, root: &[Entry]) -> (Vec<FirstMove>, Vec<u64>, u64) {
+    let classes = search.classes(root, None);
+    let per_view: u64 = classes.iter().map(|c| c.options[0].1).sum();
+    let mut moves: Vec<FirstMove> = classes
+        .iter()
+        .flat_map(|c| c.options.iter().map(|o| FirstMove::of(o.0)))
+        .collect();
+    moves.sort();
+    moves.dedup();
+    let bounds = if search.worlds.merged {
+        // The merged classes are coarser than what the players see, so the per-class bounds
+        // bound only the merged game; each world's own best bounds the real one.
+        drop(classes);
+        moves
+            .iter()
+            .map(|&m| search.world_move_bound(root, m))
+            .collect()
+    } else {
+        // Each first move's every-card-known bound: in each class, the best option it admits.
+        moves
+            .iter()
+            .map(|&m| {
+                classes
+                    .iter()
+                    .map(|c| {
+                        let admitted = c
+                            .options
+                            .iter()
+                            .filter(|o| m.admits(o.0))
+                            .map(|o| o.1)
+                            .max();
+                        admitted.unwrap_or(c.options[0].1)
+                    })
+                    .sum()
+            })
+            .collect()
+    };
+    (moves, bounds, per_view)
 }
