@@ -150,7 +150,7 @@ pub struct SeedResult {
     pub by_sat: bool,
 }
 
-/// An [`SeedResult`] as a line holds it, before `winnable` is derived from the bounds.
+/// A [`SeedResult`] as a line holds it, before `winnable` is derived from the bounds.
 #[derive(Deserialize)]
 struct SeedResultFields {
     max_score: u8,

@@ -32,7 +32,8 @@ use crate::search::order::misplay_dominated;
 use crate::state::{Action, Deal, State};
 
 /// A position's value as counts over the orders of the hidden cards left to draw: the orders
-/// the best play wins, and the sum over them of the best expected play's final score.
+/// the play that maximises them wins, and the sum, over all the orders, of the final score of
+/// the play that maximises that sum.
 type OrderCounts = (u128, u128);
 
 /// Bytes one table entry may take (key words, the two counts, the map's spare room).
@@ -430,7 +431,7 @@ struct Hidden {
     cards: Vec<Card>,
     /// How many of each kind.
     counts: Counts,
-    /// The orders of the cards that can be told apart.
+    /// The distinct orders of the cards (copies of a kind not told apart).
     orders: u128,
 }
 
@@ -527,8 +528,9 @@ fn value_actions(
     Ok(pool.install(run))
 }
 
-/// `actions` with their values (counts over `orders` orders), the best first: by the chance
-/// of the perfect score, then by the expected score.
+/// `actions` with their values (counts over `orders` orders: the `u!` orders of the hidden
+/// cards, copies told apart), the best first: by the chance of the perfect score, then by the
+/// expected score.
 fn ranked_moves(
     position: &Position,
     actions: &[Action],

@@ -837,8 +837,9 @@ pub fn team(position: &Position, config: &TeamConfig) -> Result<Team, TeamError>
     })
 }
 
-/// The values for `goal` that `search` finds from the worlds of `root`: the team's, with every
-/// card known, seeing only the others' cards, and after each first move.
+/// The values for `goal` that `search` finds from the worlds of `root` ([`GoalValues`]): the
+/// team's, with every card known, by the per-view choices (as bounds and played out), and
+/// after each first move.
 fn goal_values(search: &mut Search, root: &[Entry], goal: TeamGoal) -> GoalValues {
     let merged = search.worlds.merged;
     let cheat_total: u64 = root.iter().map(|(w, s)| search.cheat(*w, s)).sum();
@@ -881,8 +882,9 @@ fn goal_values(search: &mut Search, root: &[Entry], goal: TeamGoal) -> GoalValue
 }
 
 /// The first moves of the player to move in the worlds of `root`, each with a bound on its
-/// total for moves the time leaves unsearched (every card known after it), and the total
-/// where each player sees every card but their own.
+/// total for moves the time leaves unsearched (every card known after it), and the per-view
+/// total (each class of the player to move taking its best move by the every-card-known
+/// values, [`GoalValues::per_view`]).
 fn first_moves(search: &mut Search, root: &[Entry]) -> (Vec<FirstMove>, Vec<u64>, u64) {
     let classes = search.classes(root, None);
     let per_view: u64 = classes.iter().map(|c| c.options[0].1).sum();

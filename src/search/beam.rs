@@ -217,7 +217,7 @@ pub fn beam(
 #[derive(Clone, Copy, Debug)]
 struct Finished {
     score: u8,
-    /// The turn count of the layers before its last action.
+    /// The number of actions in the line (the layers kept when it finished).
     turns: usize,
     /// The index of its last position's parent among the positions kept before its last turn.
     parent: u32,
