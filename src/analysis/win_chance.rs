@@ -167,14 +167,7 @@ fn no_chance(position: &Position, taken: Action) -> Result<WinChance, AnalysisEr
             };
             (a, chance)
         });
-    let (taken, best) = taken_and_best(moves, taken)?;
-    Ok(WinChance {
-        mode: ChanceMode::Exact,
-        taken,
-        best,
-        hidden: position.hidden(),
-        samples: None,
-    })
+    WinChance::of(ChanceMode::Exact, moves, taken, position.hidden(), None)
 }
 
 /// The chances over every order of the pile, as fractions.
@@ -189,14 +182,7 @@ fn exact_chances(result: &Exact, taken: Action) -> Result<WinChance, AnalysisErr
         };
         (m.action, chance)
     });
-    let (taken, best) = taken_and_best(moves, taken)?;
-    Ok(WinChance {
-        mode: ChanceMode::Exact,
-        taken,
-        best,
-        hidden: result.hidden,
-        samples: None,
-    })
+    WinChance::of(ChanceMode::Exact, moves, taken, result.hidden, None)
 }
 
 /// The chances over at most `config.samples` random orders of the pile, as many as
@@ -237,34 +223,44 @@ fn sampled_chances(
         };
         (m.action, chance)
     });
-    let (taken, best) = taken_and_best(moves, taken)?;
-    Ok(WinChance {
-        mode: ChanceMode::Sampled,
+    WinChance::of(
+        ChanceMode::Sampled,
+        moves,
         taken,
-        best,
-        hidden: estimate.hidden,
-        samples: Some(estimate.samples),
-    })
+        estimate.hidden,
+        Some(estimate.samples),
+    )
 }
 
-/// From every action's chance, best first: the chance of `taken`, and the best one's, or the
-/// taken one's again where the best is no better (two actions can tie; the taken one is then
-/// named as the best).
-fn taken_and_best(
-    moves: impl Iterator<Item = (Action, Chance)>,
-    taken: Action,
-) -> Result<(Chance, Chance), AnalysisError> {
-    let moves: Vec<(Action, Chance)> = moves.collect();
-    let taken_chance = moves.iter().find(|(a, _)| *a == taken).map(|(_, c)| c);
-    let (Some((_, best)), Some(taken_chance)) = (moves.first(), taken_chance) else {
-        return Err(AnalysisError::Internal(format!(
-            "the action taken ({taken:?}) is not among the legal actions analysed"
-        )));
-    };
-    let best = if best.win > taken_chance.win {
-        best
-    } else {
-        taken_chance
-    };
-    Ok((taken_chance.clone(), best.clone()))
+impl WinChance {
+    /// From every action's chance, best first: the chance of `taken`, and the best one's, or
+    /// the taken one's again where the best is no better (two actions can tie; the taken one
+    /// is then named as the best).
+    fn of(
+        mode: ChanceMode,
+        moves: impl Iterator<Item = (Action, Chance)>,
+        taken: Action,
+        hidden: usize,
+        samples: Option<usize>,
+    ) -> Result<WinChance, AnalysisError> {
+        let moves: Vec<(Action, Chance)> = moves.collect();
+        let taken_chance = moves.iter().find(|(a, _)| *a == taken).map(|(_, c)| c);
+        let (Some((_, best)), Some(taken_chance)) = (moves.first(), taken_chance) else {
+            return Err(AnalysisError::Internal(format!(
+                "the action taken ({taken:?}) is not among the legal actions analysed"
+            )));
+        };
+        let best = if best.win > taken_chance.win {
+            best
+        } else {
+            taken_chance
+        };
+        Ok(WinChance {
+            mode,
+            taken: taken_chance.clone(),
+            best: best.clone(),
+            hidden,
+            samples,
+        })
+    }
 }

@@ -116,10 +116,7 @@ impl DrawEncoding {
             let (draw, thrown) = ctx.draw_block(&mut cnf, j, &mut now, &mut total);
             if let Some(pace) = pace {
                 cnf.clause(&[-thrown, -thrown_so_far.at_least(pace as isize)]);
-                let next = Counter::fresh(&mut cnf, pace);
-                thrown_so_far.step(&mut cnf, &[thrown], &next, 1);
-                thrown_so_far.step(&mut cnf, &[-thrown], &next, 0);
-                thrown_so_far = next;
+                thrown_so_far = thrown_so_far.plus_one_when(&mut cnf, thrown);
             }
             draws.push(draw);
         }

@@ -316,6 +316,15 @@ impl Counter {
         self.lits.len()
     }
 
+    /// The counter one more than this one (up to its `max`) where `when` holds, the same
+    /// otherwise: a fresh counter with the two steps.
+    pub(super) fn plus_one_when(&self, cnf: &mut Cnf, when: Lit) -> Counter {
+        let next = Counter::fresh(cnf, self.max());
+        self.step(cnf, &[when], &next, 1);
+        self.step(cnf, &[-when], &next, 0);
+        next
+    }
+
     /// `next` is this counter moved by `delta` (clamped to `0..=max`) wherever every literal
     /// of `when` holds: "next is at least k" is "this is at least k - delta", which the
     /// constants outside the range clamp.
@@ -643,10 +652,7 @@ impl Blocks<'_> {
                 counted,
                 thrown_so_far,
             );
-            let next_thrown = Counter::fresh(cnf, pace);
-            thrown_so_far.step(cnf, &[counted], &next_thrown, 1);
-            thrown_so_far.step(cnf, &[-counted], &next_thrown, 0);
-            *thrown_so_far = next_thrown;
+            *thrown_so_far = thrown_so_far.plus_one_when(cnf, counted);
         }
 
         // 6. Fireworks: a played card raises its stack to its place.
@@ -737,9 +743,7 @@ impl Blocks<'_> {
     /// lasts), and the owner of a pile card drawn now is the mover.
     fn draw_step(&self, cnf: &mut Cnf, before: &Before, uses: Lit, mover: usize) -> Counter {
         let drawn = &before.drawn;
-        let next_drawn = Counter::fresh(cnf, drawn.max());
-        drawn.step(cnf, &[uses], &next_drawn, 1);
-        drawn.step(cnf, &[-uses], &next_drawn, 0);
+        let next_drawn = drawn.plus_one_when(cnf, uses);
         for (i, piece) in self.cards.pieces.iter().enumerate() {
             if let Origin::Pile(r) = piece.origin {
                 let k = r as isize + 1;
@@ -882,10 +886,7 @@ pub(super) fn strike_step(
     max_strikes: usize,
 ) -> Counter {
     cnf.clause(&[-misplay, -strikes.at_least(max_strikes as isize - 1)]);
-    let next = Counter::fresh(cnf, max_strikes - 1);
-    strikes.step(cnf, &[misplay], &next, 1);
-    strikes.step(cnf, &[-misplay], &next, 0);
-    next
+    strikes.plus_one_when(cnf, misplay)
 }
 
 /// The fireworks after a turn: a played card (`plays`) raises its stack to its place.

@@ -869,17 +869,23 @@ impl Root<'_> {
             p.lo = p.hi;
             return;
         }
-        let found = Ctx {
+        let ctx = Ctx {
             goal,
             ..self.ctx.clone_ref()
-        }
-        .line(self.state, p.hi);
-        // Without the line (a limit struck first) the bound it would prove is not claimed:
-        // the answer stays the bounds that a line shows.
-        if let Some(found) = found {
-            p.lo = final_score(self.ctx.deal, self.state, &found).max(p.hi);
-            p.line = found;
-        }
+        };
+        self.rebuild_line(&ctx, p, p.hi);
+    }
+
+    /// Rebuilds a line reaching `k` (known to be reachable under `ctx`'s goal) into `p`. False
+    /// when a limit struck first: the bound it would prove is then not claimed, and the
+    /// answer stays the bounds that a line shows.
+    fn rebuild_line(&self, ctx: &Ctx, p: &mut Progress, k: u8) -> bool {
+        let Some(found) = ctx.line(self.state, k) else {
+            return false;
+        };
+        p.lo = final_score(self.ctx.deal, self.state, &found).max(k);
+        p.line = found;
+        true
     }
 
     /// Climbs from the best line while each next score is found within the budget: the
@@ -899,13 +905,11 @@ impl Root<'_> {
                 ..self.ctx.clone_ref()
             };
             match limited.reach_split(self.state, p.lo + 1, self.depth, self.interrupt) {
-                Answer::Yes if self.want_line => match self.ctx.line(self.state, p.lo + 1) {
-                    Some(found) => {
-                        p.lo = final_score(deal, self.state, &found).max(p.lo + 1);
-                        p.line = found;
+                Answer::Yes if self.want_line => {
+                    if !self.rebuild_line(&self.ctx, p, p.lo + 1) {
+                        return false;
                     }
-                    None => return false,
-                },
+                }
                 Answer::Yes => p.lo += 1,
                 Answer::No => {
                     p.hi = p.lo;
