@@ -300,7 +300,7 @@ fn the_team_view_hides_every_hand_narrowed_by_its_holder_s_clues() {
 #[test]
 fn a_seed_report_has_the_fields_solve_json_printed() {
     let p = Problem::new(&seed_source("p2v0s1")).unwrap();
-    let report = analysis::solve(&p, &config(), None, None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     assert_sorted_keys(&report);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(
@@ -347,7 +347,7 @@ fn a_seed_report_has_the_fields_solve_json_printed() {
 #[test]
 fn a_lost_seed_reports_why() {
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
-    let report = analysis::solve(&p, &config(), None, None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     assert_sorted_keys(&report);
     assert_eq!(report.winnable, Some(false));
     let json = serde_json::to_value(&report).unwrap();
@@ -358,7 +358,7 @@ fn a_lost_seed_reports_why() {
 #[test]
 fn a_game_report_shows_the_position_and_numbers_the_line_from_its_turn() {
     let p = Problem::new(&game_source(40)).unwrap();
-    let report = analysis::solve(&p, &config(), None, None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     assert_sorted_keys(&report);
     let json = serde_json::to_value(&report).unwrap();
     assert!(json.get("deck").is_none());
@@ -396,7 +396,7 @@ fn a_game_report_shows_the_position_and_numbers_the_line_from_its_turn() {
 #[test]
 fn a_seed_line_exports_and_writes_positions_of_itself() {
     let p = Problem::new(&seed_source("p2v0s1")).unwrap();
-    let report = analysis::solve(&p, &config(), None, None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     let replay = hanablive::replay(&p.export_line(&report.actions).unwrap()).unwrap();
     assert_eq!(replay.score, report.max_score);
 
@@ -425,9 +425,9 @@ fn a_seed_line_exports_and_writes_positions_of_itself() {
 fn a_seed_record_agrees_with_the_report() {
     let rules = no_variant(2);
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
-    let report = analysis::solve(&p, &config(), None, None).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     let game = Game::of(&rules);
-    let record = analysis::seed_record("p2v0s731", &rules, &game, &config(), None).unwrap();
+    let record = analysis::seed_record("p2v0s731", &rules, &game, &config(), None, false).unwrap();
     assert_eq!(Some(&record.deck), report.deck.as_ref());
     assert_eq!(record.outcome.max_score, report.max_score);
     assert_eq!(record.outcome.winnable, report.winnable);
@@ -436,8 +436,15 @@ fn a_seed_record_agrees_with_the_report() {
         report.reason.map(|r| r.name())
     );
     // With the SAT solver beside it: the same answer (the search settles this seed alone).
-    let with_sat =
-        analysis::seed_record("p2v0s731", &rules, &game, &config(), Some(Duration::ZERO)).unwrap();
+    let with_sat = analysis::seed_record(
+        "p2v0s731",
+        &rules,
+        &game,
+        &config(),
+        Some(Duration::ZERO),
+        false,
+    )
+    .unwrap();
     assert_eq!(with_sat.outcome.max_score, report.max_score);
     assert_eq!(with_sat.outcome.winnable, report.winnable);
 }
@@ -458,11 +465,12 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
         max_nodes: Some(100),
         ..config()
     };
-    let alone = analysis::seed_record("p5v2s202", &rules, &game, &cut, None).unwrap();
+    let alone = analysis::seed_record("p5v2s202", &rules, &game, &cut, None, false).unwrap();
     assert_eq!(alone.outcome.winnable, None);
     assert!(!alone.outcome.by_sat);
     let with_sat =
-        analysis::seed_record("p5v2s202", &rules, &game, &cut, Some(Duration::ZERO)).unwrap();
+        analysis::seed_record("p5v2s202", &rules, &game, &cut, Some(Duration::ZERO), false)
+            .unwrap();
     assert_eq!(with_sat.outcome.winnable, Some(true));
     assert!(with_sat.outcome.proven && with_sat.outcome.by_sat);
     // A time limit that ends before the SAT solver would start keeps it out.
@@ -471,7 +479,7 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
         ..cut
     };
     let after = Some(Duration::from_millis(500));
-    let kept_out = analysis::seed_record("p5v2s202", &rules, &game, &short, after).unwrap();
+    let kept_out = analysis::seed_record("p5v2s202", &rules, &game, &short, after, false).unwrap();
     assert_eq!(kept_out.outcome.winnable, None);
     assert!(!kept_out.outcome.by_sat);
 }
@@ -666,7 +674,7 @@ fn a_review_finds_the_turn_that_threw_the_win_away() {
     );
     // Solving the game after it names the card and the turn that lost it.
     let after = Problem::from_game(game.clone(), "thrown", 3).unwrap();
-    let report = analysis::solve(&after, &config, None, None).unwrap();
+    let report = analysis::solve(&after, &config, None, None, false).unwrap();
     assert_eq!(report.winnable, Some(false));
     assert_eq!(report.reason.map(|r| r.name()), Some("lost-card"));
     assert_eq!(report.lost_cards.len(), 1, "{report}");
@@ -746,4 +754,60 @@ fn loss_words_name_what_was_lost() {
         "too few turns left to play every card still needed"
     );
     assert!(needed_cards_gone(&p.deal.rules, &next).is_empty());
+}
+
+fn black(players: u8) -> Rules {
+    Rules::new(
+        Variant::parse("Black (6 Suits)").unwrap(),
+        players,
+        &Options::default(),
+    )
+    .unwrap()
+}
+
+/// With `certify`, a best score proven below the perfect score comes with a checked proof that
+/// no line reaches one point more, in the report and in a batch record alike; a winnable deal
+/// has none (its line is its certificate), and a proof the time runs out on says so.
+#[test]
+fn a_bound_below_the_perfect_score_is_certified() {
+    let rules = black(6);
+    let game = Game::of(&rules);
+    // p6v2s446: 26 of 30, its fives drawn too late.
+    let source = |seed: &str| Source::Seed {
+        seed: seed.to_string(),
+        rules: rules.clone(),
+    };
+    let p = Problem::new(&source("p6v2s446")).unwrap();
+    let report = analysis::solve(&p, &config(), None, None, true).unwrap();
+    assert_eq!((report.max_score, report.proven), (26, true));
+    let c = report.certificate.as_ref().expect("a certificate");
+    assert!(c.checked && c.score == 27 && c.proof_bytes > 0, "{c:?}");
+    let record = analysis::seed_record("p6v2s446", &rules, &game, &config(), None, true).unwrap();
+    assert_eq!(
+        record.outcome.certificate.as_ref().map(|c| c.score),
+        Some(27)
+    );
+    let line = record.to_line();
+    let back = hanabi_solver::batch::read_records(line.as_bytes(), "line").unwrap();
+    assert_eq!(back.entries[0].outcome, record.outcome);
+    // Without it, none.
+    let plain = analysis::seed_record("p6v2s446", &rules, &game, &config(), None, false).unwrap();
+    assert_eq!(plain.outcome.certificate, None);
+    // A winnable seed has no bound below the perfect score to certify.
+    let won = Problem::new(&source("p6v2s1")).unwrap();
+    let report = analysis::solve(&won, &config(), None, None, true).unwrap();
+    assert_eq!((report.max_score, report.certificate), (30, None));
+    // Out of time: not certified, and why.
+    let c = analysis::certify_upper_bound(&p, &p_solution(&p), Some(std::time::Instant::now()))
+        .unwrap()
+        .unwrap();
+    assert!(
+        !c.checked && c.why.as_deref() == Some("the time limit came first"),
+        "{c:?}"
+    );
+}
+
+/// The search's answer for `p`, unlimited.
+fn p_solution(p: &Problem) -> hanabi_solver::search::Solution {
+    hanabi_solver::search::solve(&p.deal, &p.state, &config())
 }

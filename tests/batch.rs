@@ -74,6 +74,7 @@ fn record(seed: &str, max: u8, proven: bool, seconds: f64) -> Record {
             seconds,
             reason: (proven && max < 25).then(|| "late-card".to_string()),
             by_sat: false,
+            certificate: None,
         },
     }
 }

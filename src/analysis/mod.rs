@@ -31,25 +31,55 @@ pub use win_chance::{ChanceConfig, WinChance};
 use crate::batch::{Game, Record, SeedResult};
 use crate::game::rules::Rules;
 use crate::portfolio::{self, DecidedBy};
+use crate::sat::proof::{certify_unreachable, Certificate};
+use crate::sat::SatError;
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
 use crate::search::{Solution, SolveConfig};
 
 /// Solves `problem` within `config`'s limits and reports the answer, its line checked against
 /// the rules. `deadline`, the end of the caller's whole time, also bounds the search for why a
 /// position proven not winnable is lost. Where the search has not settled the problem after
-/// `sat_after`, the SAT solver runs beside it ([`portfolio::decide`]).
+/// `sat_after`, the SAT solver runs beside it ([`portfolio::decide`]). With `certify`, a best
+/// score proven below the perfect score gets a checked proof ([`certify_upper_bound`]) before
+/// `deadline` if it can.
 pub fn solve(
     problem: &Problem,
     config: &SolveConfig,
     deadline: Option<Instant>,
     sat_after: Option<Duration>,
+    certify: bool,
 ) -> Result<SolveReport, AnalysisError> {
     let decided = portfolio::decide(&problem.deal, &problem.state, config, sat_after)
         .map_err(|e| AnalysisError::Internal(e.to_string()))?;
     let reason = loss_reason(problem, &decided.solution, deadline);
     let mut report = SolveReport::new(problem, &decided.solution, reason)?;
     report.by_sat = decided.by == DecidedBy::Sat;
+    if certify {
+        report.certificate = certify_upper_bound(problem, &decided.solution, deadline)
+            .map_err(|e| AnalysisError::Internal(e.to_string()))?;
+    }
     Ok(report)
+}
+
+/// Where `solution` proves the best score below the perfect score: a checked proof that no
+/// line reaches one point more (in endless mode, the perfect score), made before `deadline`
+/// if it can be ([`certify_unreachable`]). `None` where no such bound is proven.
+pub fn certify_upper_bound(
+    problem: &Problem,
+    solution: &Solution,
+    deadline: Option<Instant>,
+) -> Result<Option<Certificate>, SatError> {
+    let rules = &problem.deal.rules;
+    let perfect = rules.perfect_score();
+    if solution.upper_bound >= perfect {
+        return Ok(None);
+    }
+    let target = if rules.endless {
+        perfect
+    } else {
+        solution.upper_bound + 1
+    };
+    certify_unreachable(&problem.deal, &problem.state, target, deadline).map(Some)
 }
 
 /// For a problem `solution` proves not winnable: the first test that rules the perfect score
@@ -69,13 +99,15 @@ pub fn loss_reason(
 /// Solves the deal of `seed` under `rules` as one record of a batch of seeds (`game` says which
 /// rules they are), after checking that the line finishes the game at the score claimed. A deal
 /// the search has not settled after `sat_after` gets the SAT solver beside it
-/// ([`portfolio::decide`]).
+/// ([`portfolio::decide`]). With `certify`, a best score proven below the perfect score gets
+/// a checked proof ([`certify_upper_bound`]), with the time limit's length of its own.
 pub fn seed_record(
     seed: &str,
     rules: &Rules,
     game: &Game,
     config: &SolveConfig,
     sat_after: Option<Duration>,
+    certify: bool,
 ) -> Result<Record, AnalysisError> {
     let problem = Problem::from_seed(seed, rules.clone())?;
     let (deal, state) = (&problem.deal, &problem.state);
@@ -97,6 +129,11 @@ pub fn seed_record(
     let mut outcome = SeedResult::of(&solution);
     outcome.by_sat = decided.by == DecidedBy::Sat;
     outcome.reason = loss_reason(&problem, &solution, None).map(|r| r.name().to_string());
+    if certify {
+        let deadline = config.time_limit.map(|limit| Instant::now() + limit);
+        outcome.certificate = certify_upper_bound(&problem, &solution, deadline)
+            .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?;
+    }
     Ok(Record {
         seed: seed.to_string(),
         game: game.clone(),

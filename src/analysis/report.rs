@@ -19,6 +19,7 @@ use crate::state::{Action, NOT_FINAL};
 use super::loss::{lost_cards, lost_words, LostCard};
 use super::problem::Problem;
 use super::AnalysisError;
+use crate::sat::proof::Certificate;
 
 /// What the search found for a problem, checked against the rules.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -66,6 +67,10 @@ pub struct SolveReport {
     /// The SAT solver settled what the search left open (see [`crate::portfolio`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub by_sat: bool,
+    /// With `--certify`, for an upper bound below the perfect score: the checked proof that no
+    /// line goes above it ([`crate::sat::proof`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Certificate>,
     pub upper_bound: u8,
     pub variant: String,
     /// hanab.live's id of the variant (none for research decks).
@@ -187,6 +192,7 @@ impl SolveReport {
             seed: problem.seed.clone(),
             table_entries: solution.table_entries,
             by_sat: false,
+            certificate: None,
             upper_bound: solution.upper_bound,
             variant: v.name.clone(),
             variant_id: v.id,
@@ -292,6 +298,9 @@ impl fmt::Display for SolveReport {
                 f,
                 "\nSettled by the SAT solver beside the search (its line replayed through the rules)."
             )?;
+        }
+        if let Some(c) = &self.certificate {
+            write!(f, "\n{}", c.words())?;
         }
         let what = if self.proven {
             "An optimal line"

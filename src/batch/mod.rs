@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::game::rules::Rules;
+use crate::sat::proof::Certificate;
 use crate::search::{verdict, Solution};
 
 /// What can go wrong reading batch files or asking for a shard.
@@ -148,6 +149,10 @@ pub struct SeedResult {
     /// The SAT solver settled what the search left open (see [`crate::portfolio`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_sat: bool,
+    /// With `--certify`, for an upper bound below the perfect score: the checked proof that no
+    /// line goes above it ([`crate::sat::proof`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Certificate>,
 }
 
 /// A [`SeedResult`] as a line holds it, before `winnable` is derived from the bounds.
@@ -164,6 +169,8 @@ struct SeedResultFields {
     reason: Option<String>,
     #[serde(default)]
     by_sat: bool,
+    #[serde(default)]
+    certificate: Option<Certificate>,
 }
 
 impl From<SeedResultFields> for SeedResult {
@@ -179,6 +186,7 @@ impl From<SeedResultFields> for SeedResult {
             seconds: f.seconds,
             reason: f.reason,
             by_sat: f.by_sat,
+            certificate: f.certificate,
         }
     }
 }
@@ -196,6 +204,7 @@ impl SeedResult {
             seconds: solution.seconds,
             reason: None,
             by_sat: false,
+            certificate: None,
         }
     }
 
@@ -568,6 +577,20 @@ pub struct Summary {
     /// Seeds proven not winnable, by reason (see [`crate::search::reason`]); `unknown` for
     /// those whose reason was not found.
     pub loss_reasons: BTreeMap<String, usize>,
+    /// Where any record holds a certificate (`--certify`): how many of the bounds below the
+    /// perfect score have a checked proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<Certified>,
+}
+
+/// The upper bounds below the perfect score of a batch, and how many of them a checked proof
+/// certifies ([`crate::sat::proof`]).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct Certified {
+    /// Seeds whose proven upper bound is below the perfect score (undecided ones included).
+    pub bounds: usize,
+    /// Of those, the seeds whose bound a checked proof certifies.
+    pub checked: usize,
 }
 
 impl Summary {
@@ -613,6 +636,17 @@ impl Summary {
                     m
                 },
             ),
+            certified: outcomes()
+                .any(|o| o.certificate.is_some())
+                .then(|| Certified {
+                    bounds: outcomes()
+                        .filter(|o| o.upper_bound < o.perfect_score)
+                        .count(),
+                    checked: outcomes()
+                        .filter(|o| o.upper_bound < o.perfect_score)
+                        .filter(|o| o.certificate.as_ref().is_some_and(|c| c.checked))
+                        .count(),
+                }),
         }
     }
 }

@@ -165,6 +165,14 @@ pub struct SatArgs {
     /// Use the search alone, without the SAT solver.
     #[arg(long)]
     pub no_sat: bool,
+    /// Certify every score proven out of reach with a checked proof: where the best score is
+    /// proven below the perfect score, the SAT solver is asked afresh for one point more and
+    /// writes an LRAT proof that no line reaches it, which an independent checker then
+    /// verifies (a winning line is always checked by replaying it). Each proof may take up to
+    /// --time-limit of its own (with `solve`, what is left of it); one that is not done by
+    /// then is reported as not certified. Works with --no-sat too.
+    #[arg(long)]
+    pub certify: bool,
 }
 
 impl SatArgs {

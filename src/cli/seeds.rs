@@ -373,6 +373,14 @@ fn print_summary(
             }
         }
     }
+    if let Some(c) = s.certified {
+        writeln!(
+            w,
+            "Certified (a checked proof that no line goes above the bound): {} of the {} seeds \
+             with an upper bound below the perfect score",
+            c.checked, c.bounds
+        )?;
+    }
     if let Some(mean) = s.mean_max_score {
         writeln!(
             w,
@@ -666,6 +674,8 @@ struct Plan {
     threads: usize,
     config: SolveConfig,
     sat_after: Option<Duration>,
+    /// Certify the bounds below the perfect score with checked proofs (`--certify`).
+    certify: bool,
     /// The seeds' names without their number (`p4v2s`).
     prefix: String,
     rules: Rules,
@@ -706,6 +716,7 @@ impl Plan {
             threads,
             config,
             sat_after,
+            certify: args.sat.certify,
             prefix,
             rules,
             game,
@@ -744,8 +755,15 @@ impl Plan {
             pool,
             todo,
             |&i| {
-                seed_record(&self.name(i), rules, game, config, self.sat_after)
-                    .map_err(anyhow::Error::from)
+                seed_record(
+                    &self.name(i),
+                    rules,
+                    game,
+                    config,
+                    self.sat_after,
+                    self.certify,
+                )
+                .map_err(anyhow::Error::from)
             },
             |record| {
                 if let Some(out) = out.as_mut() {

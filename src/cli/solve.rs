@@ -306,7 +306,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         return Err(AnalysisError::NotAWholeGame.into());
     }
     let sat_after = args.sat.sat_after(config.max_nodes)?;
-    let report = analysis::solve(&p, &config, deadline, sat_after)?;
+    let report = analysis::solve(&p, &config, deadline, sat_after, args.sat.certify)?;
     let link = if args.link {
         let id = p.deal.rules.variant.id.ok_or_else(|| {
             anyhow!("--link needs a hanab.live variant (the site cannot show a research deck)")

@@ -11,6 +11,8 @@
 pub mod cnf;
 pub mod draws;
 pub mod encode;
+pub mod lrat;
+pub mod proof;
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -142,6 +144,15 @@ pub enum SatError {
     /// A model whose line does not win under the rules: a fault in the encoding.
     #[error("the SAT model's line does not win: {0}")]
     BadLine(String),
+    /// The solver's proof that no line reaches a score does not check: a fault in the solver.
+    #[error("the SAT solver's proof that no line reaches {0} does not check: {1}")]
+    BadProof(u8, String),
+    /// The proof could not be written or read back.
+    #[error("the SAT solver's proof could not be kept: {0}")]
+    ProofIo(String),
+    /// A line reaches a score that was proven out of reach: a fault in whatever proved it.
+    #[error("a line reaches {0}, which was proven out of reach")]
+    Contradicted(u8),
 }
 
 /// When to give up: at a deadline, or once another thread sets `cancel`.
@@ -309,7 +320,12 @@ impl Ladder {
 }
 
 /// Replays `line` from `state` and checks that it ends the game with at least `target`.
-fn check_line(deal: &Deal, state: &State, target: u8, line: &[Action]) -> Result<(), SatError> {
+pub(crate) fn check_line(
+    deal: &Deal,
+    state: &State,
+    target: u8,
+    line: &[Action],
+) -> Result<(), SatError> {
     let rules = &deal.rules;
     let s = final_state(deal, state, line).map_err(SatError::BadLine)?;
     if !s.is_over() {
