@@ -1067,3 +1067,62 @@ fn retry_undecided_settles_the_seeds_a_limit_stopped() {
         assert_eq!(summarized[key], one_run[key], "{key}");
     }
 }
+
+/// `--certify`: every seed with an upper bound below the perfect score gets a checked proof in
+/// its record, and the summary counts them; `solve --certify` prints its own, and refuses the
+/// hidden-card modes, where there is no such bound to certify.
+#[test]
+fn certify_proves_each_bound_below_the_perfect_score() {
+    let out = Temp::new("certify.jsonl");
+    let args = [
+        "--players",
+        "6",
+        "--variant",
+        "black",
+        "--from",
+        "446",
+        "--count",
+        "8",
+        "--certify",
+        "--json",
+        "--out",
+    ];
+    let summary = json(&seeds(&[&args[..], &[out.path()]].concat()));
+    let text = std::fs::read_to_string(out.path()).unwrap();
+    let mut bounds = 0;
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let upper = r["upper_bound"].as_u64().unwrap();
+        if upper < r["perfect_score"].as_u64().unwrap() {
+            bounds += 1;
+            assert_eq!(
+                r["certificate"]["score"].as_u64(),
+                Some(upper + 1),
+                "{line}"
+            );
+            assert_eq!(r["certificate"]["checked"], true, "{line}");
+        } else {
+            assert!(r.get("certificate").is_none(), "{line}");
+        }
+    }
+    assert!(bounds >= 2, "the range should hold lost seeds: {text}");
+    assert_eq!(summary["certified"]["bounds"], bounds);
+    assert_eq!(summary["certified"]["checked"], bounds);
+
+    let solved = run(&["solve", "p6v2s446", "--certify", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&ok(&solved)).unwrap();
+    assert_eq!(v["max_score"], 26);
+    assert_eq!(v["certificate"]["score"], 27);
+    assert_eq!(v["certificate"]["checked"], true);
+    let text = ok(&run(&["solve", "p6v2s446", "--certify"]));
+    assert!(text.contains("Certified: no line reaches 27"), "{text}");
+    let message = common::fails(&[
+        "solve",
+        "p6v2s446",
+        "--certify",
+        "--view",
+        "cheat",
+        "--exact",
+    ]);
+    assert!(message.contains("--certify"), "{message}");
+}

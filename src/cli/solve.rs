@@ -298,6 +298,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         None => View::Open,
     };
     if args.exact || args.samples.is_some() || args.team || view != View::Open {
+        if args.sat.certify {
+            bail!(
+                "--certify certifies the best score of a position with every card known; it does \
+                 not apply to --exact, --samples, --team or --view"
+            );
+        }
         return run_hidden(&args, view, &config, deadline);
     }
     let p = Problem::new(&source(&args)?)?;

@@ -51,8 +51,8 @@ enum Certified {
     },
     /// The formula has a model: `model[v]` is variable v's value (index 0 unused).
     Satisfiable(Vec<bool>),
-    /// Stopped before an answer (the deadline).
-    Open,
+    /// Stopped before an answer (the deadline), after this many seconds.
+    Open(f64),
 }
 
 /// Why a refutation could not be certified.
@@ -167,7 +167,7 @@ fn solve_certified(cnf: &Cnf, deadline: Option<Instant>) -> Result<Certified, Ce
                 proof_bytes: traced.proof_bytes,
             })
         }
-        _ => Ok(Certified::Open),
+        _ => Ok(Certified::Open(traced.seconds)),
     }
 }
 
@@ -181,7 +181,8 @@ pub struct Certificate {
     pub checked: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
-    /// The proof's size (binary LRAT), and the time to make it and to check it.
+    /// The proof's size (binary LRAT), and the time to make it and to check it (unchecked: 0,
+    /// the time spent before the deadline, and 0).
     pub proof_bytes: usize,
     pub solve_seconds: f64,
     pub check_seconds: f64,
@@ -253,7 +254,10 @@ pub fn certify_unreachable(
             solve_seconds,
             check_seconds,
         }),
-        Certified::Open => Ok(Certificate::unchecked(target, "the time limit came first")),
+        Certified::Open(seconds) => Ok(Certificate {
+            solve_seconds: seconds,
+            ..Certificate::unchecked(target, "the time limit came first")
+        }),
         Certified::Satisfiable(model) => {
             let line = encoding.line(deal, state, |l| {
                 let v = model[l.unsigned_abs() as usize];
