@@ -1116,6 +1116,17 @@ fn certify_proves_each_bound_below_the_perfect_score() {
     assert_eq!(v["certificate"]["checked"], true);
     let text = ok(&run(&["solve", "p6v2s446", "--certify"]));
     assert!(text.contains("Certified: no line reaches 27"), "{text}");
+    // Where no proof can be written (a temporary folder that does not exist), the bound is
+    // reported as not certified, with why, and the command still succeeds.
+    let nowhere = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args(["solve", "p6v2s446", "--certify", "--json"])
+        .env("TMPDIR", "/nonexistent-folder-for-proofs")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&ok(&nowhere)).unwrap();
+    assert_eq!(v["certificate"]["checked"], false);
+    let why = v["certificate"]["why"].as_str().unwrap();
+    assert!(why.contains("could not be written"), "{why}");
     let message = common::fails(&[
         "solve",
         "p6v2s446",

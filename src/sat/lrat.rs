@@ -41,6 +41,10 @@ pub enum ProofError {
     Rat { id: u64 },
     #[error("step {id}: the id is not above every id before it")]
     IdOrder { id: u64 },
+    #[error("step {id}: the id skips more ids than there are original clauses left")]
+    IdGap { id: u64 },
+    #[error("a literal is out of range at byte {0}")]
+    BadLiteral(usize),
     #[error("the proof never adds the empty clause")]
     NoRefutation,
 }
@@ -108,6 +112,14 @@ pub fn check_refutation<'a>(
     proof: impl Read,
 ) -> Result<(), ProofError> {
     let mut clauses = Clauses { by_id: vec![None] };
+    let original: Vec<&[Lit]> = original.into_iter().collect();
+    // Every literal of a derived clause is one of the formula's variables.
+    let max_var = original
+        .iter()
+        .flat_map(|c| c.iter())
+        .map(|l| l.unsigned_abs())
+        .max()
+        .unwrap_or(0);
     let mut original = original.into_iter();
     let mut assignment = Assignment {
         value: Vec::new(),
@@ -126,12 +138,19 @@ pub fn check_refutation<'a>(
                 if (id as usize) < clauses.by_id.len() {
                     return Err(ProofError::IdOrder { id });
                 }
-                // The ids below this one that no step took are the next original clauses.
+                // The ids below this one that no step took are the next original clauses (so
+                // a step skips no more ids than there are original clauses left).
+                if id - clauses.by_id.len() as u64 > original.len() as u64 {
+                    return Err(ProofError::IdGap { id });
+                }
                 while clauses.by_id.len() < id as usize {
                     let next = original.next().map(Box::from);
                     clauses.by_id.push(next);
                 }
                 reader.list(&mut lits, Reader::lit)?;
+                if lits.iter().any(|l| l.unsigned_abs() > max_var) {
+                    return Err(ProofError::BadLiteral(reader.at));
+                }
                 reader.list(&mut hints, Reader::id_signed)?;
                 let checked = implied(&clauses, &mut assignment, id, &lits, &hints);
                 assignment.undo();
@@ -251,7 +270,10 @@ impl<R: Read> Reader<R> {
 
     fn lit(&mut self) -> Result<Lit, ProofError> {
         let x = self.signed()?;
-        Lit::try_from(x).map_err(|_| ProofError::Truncated(self.at))
+        Lit::try_from(x)
+            .ok()
+            .filter(|&l| l != Lit::MIN)
+            .ok_or(ProofError::BadLiteral(self.at))
     }
 
     /// Numbers read by `read` up to a zero, into `out`.
@@ -366,6 +388,20 @@ mod tests {
             check(&[(5, &[1], &[1, 2]), (5, &[], &[5, 3, 4])], &[]),
             Err(ProofError::IdOrder { id: 5 })
         );
+        // A step skipping more ids than original clauses are left, a variable the formula
+        // does not have, a literal no i32 negates.
+        assert_eq!(
+            check(&[(9, &[1], &[1, 2])], &[]),
+            Err(ProofError::IdGap { id: 9 })
+        );
+        assert!(matches!(
+            check(&[(5, &[3], &[1, 2])], &[]),
+            Err(ProofError::BadLiteral(_))
+        ));
+        assert!(matches!(
+            check(&[(5, &[Lit::MIN], &[1, 2])], &[]),
+            Err(ProofError::BadLiteral(_))
+        ));
         let mut cut = encode(&[(5, &[1], &[1, 2])], &[]);
         cut.pop();
         assert_eq!(

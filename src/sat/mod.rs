@@ -147,9 +147,6 @@ pub enum SatError {
     /// The solver's proof that no line reaches a score does not check: a fault in the solver.
     #[error("the SAT solver's proof that no line reaches {0} does not check: {1}")]
     BadProof(u8, String),
-    /// The proof could not be written or read back.
-    #[error("the SAT solver's proof could not be kept: {0}")]
-    ProofIo(String),
     /// A line reaches a score that was proven out of reach: a fault in whatever proved it.
     #[error("a line reaches {0}, which was proven out of reach")]
     Contradicted(u8),

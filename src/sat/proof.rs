@@ -11,9 +11,10 @@
 //! `lrat` and `binary` options set, the proof traced into an anonymous temporary file.
 
 use std::ffi::{c_char, c_int, c_void, CString};
-use std::io::{Seek, SeekFrom};
-use std::os::fd::FromRawFd;
-use std::time::Instant;
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Seek, SeekFrom};
+use std::os::fd::AsRawFd;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -88,29 +89,63 @@ struct Traced {
     /// With status 10, each variable's value (index 0 unused).
     model: Vec<bool>,
     /// The binary LRAT proof as far as the solver got (a refutation where status is 20), in
-    /// an anonymous temporary file set to its start, and its size.
+    /// an unlinked temporary file set to its start ([`anonymous_file`]), and its size.
     proof: std::fs::File,
     proof_bytes: usize,
     seconds: f64,
 }
 
+/// A file in the temporary folder (`TMPDIR`, else `/tmp`) that no other program can open: made,
+/// then unlinked at once, so it goes when the last handle to it is closed.
+fn anonymous_file() -> std::io::Result<std::fs::File> {
+    let dir = std::env::temp_dir();
+    for attempt in 0..100u32 {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let name = format!(
+            "hanabi-solver-proof-{}-{nanos}-{attempt}",
+            std::process::id()
+        );
+        let path = dir.join(name);
+        match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => {
+                std::fs::remove_file(&path)?;
+                return Ok(file);
+            }
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        ErrorKind::AlreadyExists,
+        "no free name for a proof file",
+    ))
+}
+
 /// Solves `cnf` afresh, tracing an LRAT proof, until `deadline`.
 fn traced_solve(cnf: &Cnf, deadline: Option<Instant>) -> std::io::Result<Traced> {
     // SAFETY: the C interface is used as documented: options and the proof trace are set right
-    // after initialisation, clauses are added as zero-terminated literals, and the temporary
-    // file outlives the trace (it is closed after the solver is released).
+    // after initialisation, clauses are added as zero-terminated literals, and the stream
+    // CaDiCaL writes to outlives the trace (it is closed after the solver is released).
     unsafe {
-        let file = libc::tmpfile();
-        if file.is_null() {
-            return Err(std::io::Error::last_os_error());
-        }
-        // A second handle to the same file, owned by Rust, to read the proof back.
-        let fd = libc::dup(libc::fileno(file));
+        let mut proof_file = anonymous_file()?;
+        // A second handle to the same file for CaDiCaL to write through (closed below).
+        let fd = libc::dup(proof_file.as_raw_fd());
         if fd < 0 {
-            libc::fclose(file);
             return Err(std::io::Error::last_os_error());
         }
-        let mut proof_file = std::fs::File::from_raw_fd(fd);
+        let file = libc::fdopen(fd, c"w".as_ptr());
+        if file.is_null() {
+            let e = std::io::Error::last_os_error();
+            libc::close(fd);
+            return Err(e);
+        }
         let solver = Raw(ccadical_init());
         let option = |name: &str, value: c_int| {
             let name = CString::new(name).expect("no NUL");
@@ -139,8 +174,11 @@ fn traced_solve(cnf: &Cnf, deadline: Option<Instant>) -> std::io::Result<Traced>
         };
         ccadical_close_proof(solver.0);
         drop(solver);
-        libc::fflush(file);
-        libc::fclose(file);
+        // CaDiCaL does not check its writes (a full disk cuts the proof short): check here.
+        let failed = libc::ferror(file) != 0 || libc::fflush(file) != 0;
+        if libc::fclose(file) != 0 || failed {
+            return Err(std::io::Error::other("writing the proof failed"));
+        }
         let proof_bytes = proof_file.seek(SeekFrom::End(0))? as usize;
         proof_file.seek(SeekFrom::Start(0))?;
         Ok(Traced {
@@ -237,10 +275,15 @@ pub fn certify_unreachable(
         return Ok(Certificate::unchecked(target, why));
     }
     let encoding = Encoding::new(deal, state, target, true);
-    let outcome = solve_certified(&encoding.cnf, deadline).map_err(|e| match e {
-        CertifyError::Io(e) => SatError::ProofIo(e.to_string()),
-        CertifyError::Proof(e) => SatError::BadProof(target, e.to_string()),
-    })?;
+    let outcome = match solve_certified(&encoding.cnf, deadline) {
+        Ok(outcome) => outcome,
+        // Not the solver's fault (a full disk, say): this bound goes without a certificate.
+        Err(CertifyError::Io(e)) => {
+            let why = format!("the proof could not be written or read back ({e})");
+            return Ok(Certificate::unchecked(target, &why));
+        }
+        Err(CertifyError::Proof(e)) => return Err(SatError::BadProof(target, e.to_string())),
+    };
     match outcome {
         Certified::Refuted {
             solve_seconds,
