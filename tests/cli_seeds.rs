@@ -1127,6 +1127,31 @@ fn certify_proves_each_bound_below_the_perfect_score() {
     assert_eq!(v["certificate"]["checked"], false);
     let why = v["certificate"]["why"].as_str().unwrap();
     assert!(why.contains("could not be written"), "{why}");
+    // A batch's summary names the bounds left without a proof, and how to certify one.
+    let batch = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+        .args([
+            "seeds",
+            "--players",
+            "6",
+            "--variant",
+            "black",
+            "--from",
+            "446",
+        ])
+        .args(["--count", "8", "--certify"])
+        .env("TMPDIR", "/nonexistent-folder-for-proofs")
+        .output()
+        .unwrap();
+    let text = ok(&batch);
+    assert!(text.contains(&format!("Certified (a checked proof that no line goes above the bound): 0 of the {bounds} seeds")), "{text}");
+    assert!(
+        text.contains("not certified: p6v2s446 (27 out of reach)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("solve SEED --certify --time-limit 600"),
+        "{text}"
+    );
     let message = common::fails(&[
         "solve",
         "p6v2s446",

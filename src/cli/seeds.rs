@@ -284,6 +284,48 @@ fn print_undecided(w: &mut dyn Write, entries: &[Entry], settle: &str) -> std::i
     writeln!(w, "  to settle them: {settle}")
 }
 
+/// Names the first seeds (in seed order) whose upper bound is below the perfect score but has
+/// no checked proof, with the score each leaves to certify, and how to certify one.
+fn print_uncertified(w: &mut dyn Write, entries: &[Entry]) -> std::io::Result<()> {
+    let mut left: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.outcome.upper_bound < e.outcome.perfect_score)
+        .filter(|e| !e.outcome.certificate.as_ref().is_some_and(|c| c.checked))
+        .collect();
+    if left.is_empty() {
+        return Ok(());
+    }
+    left.sort_by(|a, b| (a.seed.len(), &a.seed).cmp(&(b.seed.len(), &b.seed)));
+    let named: Vec<String> = left
+        .iter()
+        .take(UNDECIDED_NAMED)
+        .map(|e| {
+            // In endless mode anything short of the perfect score is a loss.
+            let score = if e.game.endless {
+                e.outcome.perfect_score
+            } else {
+                e.outcome.upper_bound + 1
+            };
+            format!("{} ({score} out of reach)", e.seed)
+        })
+        .collect();
+    let more = left.len() - named.len();
+    writeln!(
+        w,
+        "  not certified: {}{}",
+        named.join(", "),
+        if more > 0 {
+            format!(", and {more} more")
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        w,
+        "  to certify one with more time: hanabi-solver solve SEED --certify --time-limit 600"
+    )
+}
+
 /// How to settle the undecided seeds of a run: solve them again with a longer limit than
 /// `time_limit` (a larger node limit where `by_nodes`), from the --out file that holds them
 /// (`out`, where the run wrote a regular file).
@@ -380,6 +422,7 @@ fn print_summary(
              with an upper bound below the perfect score",
             c.checked, c.bounds
         )?;
+        print_uncertified(w, entries)?;
     }
     if let Some(mean) = s.mean_max_score {
         writeln!(
