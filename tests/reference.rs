@@ -815,6 +815,14 @@ fn sat_encoding_agrees_with_reference() {
             if draws::DrawEncoding::models(&deal) {
                 forms.extend([(true, true, None), (true, false, None)]);
             }
+            // The per-turn formula with the count of the plays left, as certificates use it.
+            let counted = encode::Encoding::counted(&deal, &s, target);
+            let ladder = &mut Ladder::new(Formula::Turns(counted), None, Expect::Refutation);
+            assert_eq!(
+                sat_reaches(ladder, &deal, &s, target),
+                best >= target,
+                "position {s:?}, target {target}, best {best}, counted"
+            );
             for (by_draws, implied, short_first) in forms {
                 let encoding = if by_draws {
                     Formula::Draws(draws::DrawEncoding::new(&deal, &s, target, implied))

@@ -274,6 +274,56 @@ fn ask_when(
     }
 }
 
+/// The fewest points the fireworks must hold once `drawn` more pile cards are drawn, for the game
+/// to end with `target`: one play at most per use of a card, and after that draw only the
+/// `n - drawn` uses that draw the rest of the pile and the final round's one turn a player are
+/// left (clues play nothing). At most the score now where it asks nothing.
+fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize {
+    let n = deal.pile_left(state) as isize;
+    target as isize - (n - drawn) - deal.rules.players as isize
+}
+
+/// The points the stacks' `heights` add up to, as half a totaliser: "at least k points" only
+/// where the heights allow it (for each way of splitting k - 1 between two parts, one of them
+/// is above its share), the direction a lower bound on the points needs. The solver then
+/// counts: a few stacks each held back by a card drawn late cap the points at once, where the
+/// heights alone leave it to find that no turn can play two cards.
+fn points(cnf: &mut Cnf, heights: &[Counter]) -> Counter {
+    heights
+        .iter()
+        .skip(1)
+        .fold(heights[0].copy(), |sum, h| sum.plus_at_most(cnf, h))
+}
+
+/// [`points_needed`] for the per-turn formula, before a turn, for each score it `asks` for under
+/// its assumption ([`Cnf::TRUE`] for the one asked outright): for each count `d` of cards drawn
+/// so far, at least `d` drawn means at least the points needed then.
+fn plays_fit_the_uses_left(
+    cnf: &mut Cnf,
+    deal: &Deal,
+    state: &State,
+    asks: &[(u8, Lit)],
+    before: &Before,
+    t: usize,
+) {
+    let score = state.score(&deal.rules) as isize;
+    let top = asks.iter().map(|&(t, _)| t).max().unwrap_or(0);
+    // No more cards are drawn before turn t than t.
+    let most_drawn = (before.drawn.max() as isize).min(t as isize);
+    if points_needed(deal, state, top, most_drawn) <= score {
+        return;
+    }
+    let points = points(cnf, &before.heights);
+    for &(target, assume) in asks {
+        for d in 1..=most_drawn {
+            let least = points_needed(deal, state, target, d);
+            if least > score {
+                cnf.clause(&[-assume, -before.drawn.at_least(d), points.at_least(least)]);
+            }
+        }
+    }
+}
+
 /// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
 /// the variables' range.
 pub(super) struct Counter {
@@ -305,6 +355,31 @@ impl Counter {
         } else {
             self.lits.get(k as usize - 1).copied().unwrap_or(Cnf::FALSE)
         }
+    }
+
+    /// The same literals.
+    pub(super) fn copy(&self) -> Counter {
+        Counter {
+            lits: self.lits.clone(),
+        }
+    }
+
+    /// A counter that is at least k only where this one and `other` add up to k: fresh
+    /// variables with "at least k" implying, for each way of splitting k - 1 into i + j, this
+    /// at least i + 1 or `other` at least j + 1 (half a totaliser: nothing forces it up).
+    pub(super) fn plus_at_most(&self, cnf: &mut Cnf, other: &Counter) -> Counter {
+        let sum = Counter::fresh(cnf, self.max() + other.max());
+        for k in 1..=sum.max() as isize {
+            for i in 0..k {
+                let j = k - 1 - i;
+                cnf.clause(&[
+                    -sum.at_least(k),
+                    self.at_least(i + 1),
+                    other.at_least(j + 1),
+                ]);
+            }
+        }
+        sum
     }
 
     /// The "at least k" literals, for k from 1.
@@ -342,6 +417,14 @@ impl Encoding {
         Encoding::for_scores(deal, state, target..=target, implied)
     }
 
+    /// [`Encoding::new`] with the implied constraints and the count of the plays left
+    /// ([`points_needed`]), for a refutation: it settles in milliseconds the bounds the search
+    /// proves by counting (too many cards playable too late, one play a turn), which the
+    /// formula without it leaves the solver seconds or minutes to find.
+    pub fn counted(deal: &Deal, state: &State, target: u8) -> Encoding {
+        Encoding::build(deal, state, target..=target, true, true)
+    }
+
     /// The formula for `state` asking for the lowest of `scores` outright, and for each score
     /// above it under its assumption ([`Encoding::asks`]). The game's turns are those of the
     /// lowest score, the most any of them needs ([`horizon`]); each higher score adds its own
@@ -361,6 +444,18 @@ impl Encoding {
         state: &State,
         scores: RangeInclusive<u8>,
         implied: bool,
+    ) -> Encoding {
+        Encoding::build(deal, state, scores, implied, false)
+    }
+
+    /// [`Encoding::for_scores`], with the count of the plays left where `counting` (and
+    /// `implied`) says so ([`plays_fit_the_uses_left`]).
+    fn build(
+        deal: &Deal,
+        state: &State,
+        scores: RangeInclusive<u8>,
+        implied: bool,
+        counting: bool,
     ) -> Encoding {
         let rules = &deal.rules;
         let target = asked(rules, *scores.start());
@@ -392,7 +487,16 @@ impl Encoding {
         // Each piece's throw literals, one a turn it may be thrown.
         let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); cards.pieces.len()];
         let mut turns = Vec::with_capacity(horizon);
+        let counting = counting && implied && !rules.endless && state.final_turns == NOT_FINAL;
+        // Each score asked, with the assumption that asks for it.
+        let asks: Vec<(u8, Lit)> = rungs
+            .iter()
+            .map(|r| (r.score, r.assume.unwrap_or(Cnf::TRUE)))
+            .collect();
         for t in 0..horizon {
+            if counting {
+                plays_fit_the_uses_left(&mut cnf, deal, state, &asks, &before, t);
+            }
             let turn = blocks.turn(&mut cnf, t, &mut before, &mut thrown_so_far, &mut throws_of);
             turns.push(turn);
         }
