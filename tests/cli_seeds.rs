@@ -1109,8 +1109,7 @@ fn certify_proves_each_bound_below_the_perfect_score() {
     assert_eq!(summary["certified"]["bounds"], bounds);
     assert_eq!(summary["certified"]["checked"], bounds);
 
-    let solved = run(&["solve", "p6v2s446", "--certify", "--json"]);
-    let v: serde_json::Value = serde_json::from_str(&ok(&solved)).unwrap();
+    let v = json(&run(&["solve", "p6v2s446", "--certify", "--json"]));
     assert_eq!(v["max_score"], 26);
     assert_eq!(v["certificate"]["score"], 27);
     assert_eq!(v["certificate"]["checked"], true);
@@ -1118,30 +1117,35 @@ fn certify_proves_each_bound_below_the_perfect_score() {
     assert!(text.contains("Certified: no line reaches 27"), "{text}");
     // Where no proof can be written (a temporary folder that does not exist), the bound is
     // reported as not certified, with why, and the command still succeeds.
-    let nowhere = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args(["solve", "p6v2s446", "--certify", "--json"])
-        .env("TMPDIR", "/nonexistent-folder-for-proofs")
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_str(&ok(&nowhere)).unwrap();
+    let no_proof_folder = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
+            .args(args)
+            .env("TMPDIR", "/nonexistent-folder-for-proofs")
+            .output()
+            .unwrap()
+    };
+    let v = json(&no_proof_folder(&[
+        "solve",
+        "p6v2s446",
+        "--certify",
+        "--json",
+    ]));
     assert_eq!(v["certificate"]["checked"], false);
     let why = v["certificate"]["why"].as_str().unwrap();
     assert!(why.contains("could not be written"), "{why}");
     // A batch's summary names the bounds left without a proof, and how to certify one.
-    let batch = Command::new(env!("CARGO_BIN_EXE_hanabi-solver"))
-        .args([
-            "seeds",
-            "--players",
-            "6",
-            "--variant",
-            "black",
-            "--from",
-            "446",
-        ])
-        .args(["--count", "8", "--certify"])
-        .env("TMPDIR", "/nonexistent-folder-for-proofs")
-        .output()
-        .unwrap();
+    let batch = no_proof_folder(&[
+        "seeds",
+        "--players",
+        "6",
+        "--variant",
+        "black",
+        "--from",
+        "446",
+        "--count",
+        "8",
+        "--certify",
+    ]);
     let text = ok(&batch);
     assert!(text.contains(&format!("Certified (a checked proof that no line goes above the bound): 0 of the {bounds} seeds")), "{text}");
     assert!(

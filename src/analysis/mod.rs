@@ -31,7 +31,7 @@ pub use win_chance::{ChanceConfig, WinChance};
 use crate::batch::{Game, Record, SeedResult};
 use crate::game::rules::Rules;
 use crate::portfolio::{self, DecidedBy};
-use crate::sat::proof::{certify_unreachable, Certificate};
+use crate::sat::proof::{certify_unreachable, score_out_of_reach, Certificate};
 use crate::sat::SatError;
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
 use crate::search::{Solution, SolveConfig};
@@ -74,11 +74,7 @@ pub fn certify_upper_bound(
     if solution.upper_bound >= perfect {
         return Ok(None);
     }
-    let target = if rules.endless {
-        perfect
-    } else {
-        solution.upper_bound + 1
-    };
+    let target = score_out_of_reach(solution.upper_bound, perfect, rules.endless);
     certify_unreachable(&problem.deal, &problem.state, target, deadline).map(Some)
 }
 

@@ -219,6 +219,16 @@ impl SeedResult {
         self.proven && self.winnable == Some(false)
     }
 
+    /// The upper bound is below the perfect score (proven, whether the seed is decided or not).
+    pub fn bound_below_perfect(&self) -> bool {
+        self.upper_bound < self.perfect_score
+    }
+
+    /// A checked proof certifies the upper bound (`--certify`).
+    pub fn certified(&self) -> bool {
+        self.certificate.as_ref().is_some_and(|c| c.checked)
+    }
+
     /// Undecided, and not proven unwinnable either: the perfect score may still be reached.
     pub fn maybe_winnable(&self) -> bool {
         !self.proven && self.winnable.is_none()
@@ -639,12 +649,9 @@ impl Summary {
             certified: outcomes()
                 .any(|o| o.certificate.is_some())
                 .then(|| Certified {
-                    bounds: outcomes()
-                        .filter(|o| o.upper_bound < o.perfect_score)
-                        .count(),
+                    bounds: outcomes().filter(|o| o.bound_below_perfect()).count(),
                     checked: outcomes()
-                        .filter(|o| o.upper_bound < o.perfect_score)
-                        .filter(|o| o.certificate.as_ref().is_some_and(|c| c.checked))
+                        .filter(|o| o.bound_below_perfect() && o.certified())
                         .count(),
                 }),
         }

@@ -19,6 +19,7 @@ use clap::Args;
 use hanabi_solver::analysis::seed_record;
 use hanabi_solver::batch::{self, Entry, Game, Shard, Summary};
 use hanabi_solver::game::rules::Rules;
+use hanabi_solver::sat::proof::score_out_of_reach;
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::SolveConfig;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -249,80 +250,73 @@ fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-/// The undecided seeds named, at most this many: a user settling them needs their names, and a
-/// long list would bury the figures (every record is in the --out file).
+/// The undecided seeds (and the bounds without a proof) named, at most this many: a user
+/// settling them needs their names, and a long list would bury the figures (every record is in
+/// the --out file).
 const UNDECIDED_NAMED: usize = 10;
 
 /// The undecided seeds of `entries` with their proven bounds, the first [`UNDECIDED_NAMED`]
 /// of them in seed order, then `settle`: how to settle them.
 fn print_undecided(w: &mut dyn Write, entries: &[Entry], settle: &str) -> std::io::Result<()> {
-    let mut undecided: Vec<&Entry> = entries.iter().filter(|e| !e.outcome.proven).collect();
-    // In seed order (p2v0s9 before p2v0s10), whatever order the workers finished in.
-    undecided.sort_by(|a, b| (a.seed.len(), &a.seed).cmp(&(b.seed.len(), &b.seed)));
+    let undecided: Vec<&Entry> = entries.iter().filter(|e| !e.outcome.proven).collect();
     if undecided.is_empty() {
         return Ok(());
     }
-    let named: Vec<String> = undecided
-        .iter()
-        .take(UNDECIDED_NAMED)
-        .map(|e| {
-            let o = &e.outcome;
-            format!("{} ({} to {})", e.seed, o.lower_bound, o.upper_bound)
-        })
-        .collect();
-    let more = undecided.len() - named.len();
-    writeln!(
-        w,
-        "  undecided (best line found to proven most): {}{}",
-        named.join(", "),
-        if more > 0 {
-            format!(", and {more} more")
-        } else {
-            String::new()
-        }
-    )?;
+    let label = "undecided (best line found to proven most)";
+    name_first(w, label, undecided, |e| {
+        let o = &e.outcome;
+        format!("{} ({} to {})", e.seed, o.lower_bound, o.upper_bound)
+    })?;
     writeln!(w, "  to settle them: {settle}")
 }
 
-/// Names the first seeds (in seed order) whose upper bound is below the perfect score but has
-/// no checked proof, with the score each leaves to certify, and how to certify one.
+/// The seeds whose upper bound is below the perfect score but has no checked proof, the first
+/// [`UNDECIDED_NAMED`] of them in seed order with the score each leaves to certify, then how to
+/// certify one.
 fn print_uncertified(w: &mut dyn Write, entries: &[Entry]) -> std::io::Result<()> {
-    let mut left: Vec<&Entry> = entries
+    let left: Vec<&Entry> = entries
         .iter()
-        .filter(|e| e.outcome.upper_bound < e.outcome.perfect_score)
-        .filter(|e| !e.outcome.certificate.as_ref().is_some_and(|c| c.checked))
+        .filter(|e| e.outcome.bound_below_perfect() && !e.outcome.certified())
         .collect();
     if left.is_empty() {
         return Ok(());
     }
-    left.sort_by(|a, b| (a.seed.len(), &a.seed).cmp(&(b.seed.len(), &b.seed)));
-    let named: Vec<String> = left
-        .iter()
-        .take(UNDECIDED_NAMED)
-        .map(|e| {
-            // In endless mode anything short of the perfect score is a loss.
-            let score = if e.game.endless {
-                e.outcome.perfect_score
-            } else {
-                e.outcome.upper_bound + 1
-            };
-            format!("{} ({score} out of reach)", e.seed)
-        })
-        .collect();
-    let more = left.len() - named.len();
+    name_first(w, "not certified", left, |e| {
+        let o = &e.outcome;
+        let score = score_out_of_reach(o.upper_bound, o.perfect_score, e.game.endless);
+        format!("{} ({score} out of reach)", e.seed)
+    })?;
     writeln!(
         w,
-        "  not certified: {}{}",
+        "  to certify one with more time: hanabi-solver solve SEED --certify --time-limit 600"
+    )
+}
+
+/// One line: `label`, then the first [`UNDECIDED_NAMED`] of `entries` in seed order (p2v0s9
+/// before p2v0s10, whatever order the workers finished in) as `describe` writes each, and how
+/// many more there are.
+fn name_first(
+    w: &mut dyn Write,
+    label: &str,
+    mut entries: Vec<&Entry>,
+    describe: impl Fn(&Entry) -> String,
+) -> std::io::Result<()> {
+    entries.sort_by(|a, b| (a.seed.len(), &a.seed).cmp(&(b.seed.len(), &b.seed)));
+    let named: Vec<String> = entries
+        .iter()
+        .take(UNDECIDED_NAMED)
+        .map(|e| describe(e))
+        .collect();
+    let more = entries.len() - named.len();
+    writeln!(
+        w,
+        "  {label}: {}{}",
         named.join(", "),
         if more > 0 {
             format!(", and {more} more")
         } else {
             String::new()
         }
-    )?;
-    writeln!(
-        w,
-        "  to certify one with more time: hanabi-solver solve SEED --certify --time-limit 600"
     )
 }
 

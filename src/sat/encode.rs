@@ -292,7 +292,7 @@ fn points(cnf: &mut Cnf, heights: &[Counter]) -> Counter {
     heights
         .iter()
         .skip(1)
-        .fold(heights[0].copy(), |sum, h| sum.plus_at_most(cnf, h))
+        .fold(heights[0].clone(), |sum, h| sum.plus_at_most(cnf, h))
 }
 
 /// [`points_needed`] for the per-turn formula, before a turn, for each score it `asks` for under
@@ -326,6 +326,7 @@ fn plays_fit_the_uses_left(
 
 /// Counters in the "at least k" (order) encoding: `at_least(k)` for any k, constant outside
 /// the variables' range.
+#[derive(Clone)]
 pub(super) struct Counter {
     /// `lits[k - 1]` is "at least k", for k in `1..=lits.len()`.
     lits: Vec<Lit>,
@@ -354,13 +355,6 @@ impl Counter {
             Cnf::TRUE
         } else {
             self.lits.get(k as usize - 1).copied().unwrap_or(Cnf::FALSE)
-        }
-    }
-
-    /// The same literals.
-    pub(super) fn copy(&self) -> Counter {
-        Counter {
-            lits: self.lits.clone(),
         }
     }
 

@@ -151,7 +151,7 @@ pub fn check_refutation<'a>(
                 if lits.iter().any(|l| l.unsigned_abs() > max_var) {
                     return Err(ProofError::BadLiteral(reader.at));
                 }
-                reader.list(&mut hints, Reader::id_signed)?;
+                reader.list(&mut hints, Reader::signed)?;
                 let checked = implied(&clauses, &mut assignment, id, &lits, &hints);
                 assignment.undo();
                 checked?;
@@ -161,7 +161,7 @@ pub fn check_refutation<'a>(
                 clauses.by_id.push(Some(lits.as_slice().into()));
             }
             b'd' => {
-                reader.list(&mut hints, Reader::id_signed)?;
+                reader.list(&mut hints, Reader::signed)?;
                 for &id in &hints {
                     if let Some(slot) = clauses.by_id.get_mut(id.unsigned_abs() as usize) {
                         *slot = None;
@@ -262,10 +262,6 @@ impl<R: Read> Reader<R> {
 
     fn id(&mut self) -> Result<u64, ProofError> {
         Ok(self.number()? >> 1)
-    }
-
-    fn id_signed(&mut self) -> Result<i64, ProofError> {
-        self.signed()
     }
 
     fn lit(&mut self) -> Result<Lit, ProofError> {

@@ -211,6 +211,17 @@ fn solve_certified(cnf: &Cnf, deadline: Option<Instant>) -> Result<Certified, Ce
     }
 }
 
+/// The score to certify out of reach where the best score is proven at most `upper`, below
+/// `perfect`: one point more, but in endless mode, where anything short of the perfect score
+/// is a loss, the perfect score.
+pub fn score_out_of_reach(upper: u8, perfect: u8, endless: bool) -> u8 {
+    if endless {
+        perfect
+    } else {
+        upper + 1
+    }
+}
+
 /// A checked proof that no line from a position reaches a score, or why there is none.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
