@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::sat::{self, encode, Decision, Expect, Formula, Ladder, SatError, ShortFirst, Stop};
+use crate::sat::{self, Decision, Expect, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
 use crate::state::{Action, Deal, State};
 
@@ -98,62 +98,30 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 /// took 50 s in all, 42 s asked of their own.
 pub const LADDER_STEPS: u8 = 2;
 
-/// Where the search's best line is one point short of the perfect score and ends the game
-/// within this many turns of the per-turn formula's horizon ([`encode::horizon`]), the one SAT
-/// thread of a batch asks the per-draw formula for the perfect score instead
-/// ([`Asking::ByLine`]). Such a deal needs nearly every clue the tokens can pay for, and a
-/// perfect line, if there is one, is as long: the per-turn formula's short question (a line
-/// ending four turns early) rarely has an answer there, and its blocks for every turn that may
-/// be a clue weigh on the solver, where the per-draw formula's blocks are the draws. On the 22
-/// 6-player Black seeds a 2 s row had left open with the search's line at 29 (each asked alone
-/// for 30, 10 s at most, two at once), the per-draw formula settled 8 within 1 s where the
-/// per-turn one settled 2; but on the others it was slower or never settled, and the search's
-/// line told the two kinds apart: of the 12 with lines of 66 turns or more (the horizon is 69),
-/// the per-draw formula settled 10 sooner, of the 10 with shorter lines, 3. In whole 2 s rows
-/// (`s1..10000`, all run on one day) 4- to 6-player Black left 7-9, 12-15 and 29-37
-/// undecided with this choice, 9, 13-15 and 33-34 with the per-turn formula alone: at most a
-/// small gain, within a row's spread from run to run. Below the perfect score the per-turn
-/// formula stays: asked for 29 on 13 6-player seeds, it was sooner on 6 of them (its short
-/// question answers more often there), the per-draw formula on 5.
-pub const LONG_LINE_TURNS: usize = 3;
-
 /// Which formula a SAT thread asks ([`Formula`]).
+///
+/// A batch's single SAT thread asks the per-turn formula alone. It used to ask the per-draw
+/// formula for the perfect score where the search's best line was one point short and ended
+/// within three turns of the horizon (the per-draw formula then refuted sooner); since the
+/// per-turn formula counts the plays left ([`crate::sat::encode::COUNT_EVERY`]) it is the quicker of the
+/// two there as well: on the 17 6-player Black seeds a 2 s row left open at 29 to 30 points,
+/// asked for 30 one at a time for 6 s each, it took 38 s in all and settled 11 within 1.5 s,
+/// the per-draw formula 57 s and 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Asking {
     /// The per-turn formula, several scores in one solver ([`Ladder`]).
     Turns,
     /// The per-draw formula (outside endless mode), one score at a time.
     Draws,
-    /// The per-turn formula, but the per-draw one for the perfect score where the search's
-    /// best line is one point short and long ([`LONG_LINE_TURNS`]): a SAT thread on its own.
-    ByLine,
 }
 
 impl Asking {
     /// What this thread's questions mostly are ([`Expect`]): refutations for the per-draw
-    /// thread of a race, whose per-turn thread finds the lines; either for a thread alone.
+    /// thread of a race, whose per-turn thread finds the lines; either for the per-turn one.
     fn expect(self) -> Expect {
         match self {
             Asking::Draws => Expect::Refutation,
-            Asking::Turns | Asking::ByLine => Expect::Either,
-        }
-    }
-
-    /// Whether to ask the per-draw formula for `target` (the highest score still open, asked
-    /// with the scores from `lowest` up), given what the search has published in `ceiling`.
-    fn by_draws(self, deal: &Deal, state: &State, scores: (u8, u8), ceiling: &Ceiling) -> bool {
-        let (lowest, target) = scores;
-        match self {
-            Asking::Turns => false,
-            Asking::Draws => true,
-            Asking::ByLine => {
-                let (searched_lo, _) = ceiling.searched();
-                lowest == target
-                    && target == deal.rules.perfect_score()
-                    && searched_lo + 1 == target
-                    && ceiling.searched_turns() + LONG_LINE_TURNS
-                        >= encode::horizon(deal, state, target)
-            }
+            Asking::Turns => Expect::Either,
         }
     }
 }
@@ -180,8 +148,7 @@ struct SatBounds {
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
-/// at a time: the per-turn one, but the per-draw one for the perfect score where the search's
-/// line is long and one point short ([`LONG_LINE_TURNS`]). Where the SAT encoding does not
+/// at a time, the per-turn one ([`Asking`]). Where the SAT encoding does not
 /// model the rules (or `sat_after` is `None`), this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
@@ -241,7 +208,7 @@ pub fn decide(
                     Ok::<_, SatError>(SatBounds::merge(turns?, draws?))
                 })?
             } else {
-                sat_bounds(deal, state, &stop, &ceiling, Asking::ByLine)?
+                sat_bounds(deal, state, &stop, &ceiling, Asking::Turns)?
             };
             // A line found has already stopped the search (`sat_bounds`).
             Ok(bounds)
@@ -293,7 +260,7 @@ fn sat_bounds(
         if !ladder.as_ref().is_some_and(|l| l.asks_for(rules, target)) {
             // The lowest score worth asking, at most LADDER_STEPS below this one.
             let lowest = target.saturating_sub(LADDER_STEPS).max(reached + 1);
-            let by_draws = asking.by_draws(deal, state, (lowest, target), ceiling);
+            let by_draws = asking == Asking::Draws;
             let formula = Formula::for_scores(deal, state, lowest..=target, by_draws);
             let expect = asking.expect();
             ladder = Some(Ladder::new(formula, Some(ShortFirst::DEFAULT), expect));
@@ -411,43 +378,12 @@ mod tests {
         })
     }
 
-    /// A lone SAT thread asks the per-draw formula exactly where the search's line is one
-    /// point short of the perfect score, that score is asked alone, and the line ends the game
-    /// within `LONG_LINE_TURNS` of the horizon; the racing threads keep their formulas.
+    /// Only the racing per-draw thread, beside one that finds the lines, expects
+    /// refutations; the per-turn thread, racing or alone, expects either answer.
     #[test]
-    fn a_long_line_one_point_short_asks_the_per_draw_formula() {
-        let variant = Variant::by_id(2).unwrap();
-        let rules = Rules::new(variant.clone(), 6, &Options::default()).unwrap();
-        let deck = shuffled_deck("p6v2s5928", &variant);
-        let (deal, state) = Deal::from_deck(rules, &deck).unwrap();
-        let horizon = encode::horizon(&deal, &state, 30);
-        let asks = |asking: Asking, searched: (u8, usize), scores: (u8, u8)| {
-            let ceiling = Ceiling::new(30);
-            ceiling.publish(searched.0, 30, searched.1);
-            asking.by_draws(&deal, &state, scores, &ceiling)
-        };
-        let long = horizon - LONG_LINE_TURNS;
-        assert!(asks(Asking::ByLine, (29, long), (30, 30)));
-        assert!(asks(Asking::ByLine, (29, horizon), (30, 30)));
-        assert!(!asks(Asking::ByLine, (29, long - 1), (30, 30)));
-        assert!(!asks(Asking::ByLine, (28, long), (30, 30)));
-        assert!(!asks(Asking::ByLine, (29, long), (29, 30)));
-        // Below the perfect score, the per-turn formula whatever the line.
-        assert!(!asks(Asking::ByLine, (28, horizon + 5), (29, 29)));
-        assert!(!asks(Asking::Turns, (29, long), (30, 30)));
-        assert!(asks(Asking::Draws, (28, 0), (28, 30)));
-        // Only the racing per-draw thread, beside one that finds the lines, expects
-        // refutations; a thread alone, whichever formula it asks, expects either answer.
+    fn only_the_racing_per_draw_thread_expects_refutations() {
         assert_eq!(Asking::Draws.expect(), Expect::Refutation);
-        assert_eq!(Asking::ByLine.expect(), Expect::Either);
         assert_eq!(Asking::Turns.expect(), Expect::Either);
-        // Only the latest line's length counts, and a better line replaces a worse one's.
-        let ceiling = Ceiling::new(30);
-        ceiling.publish(28, 30, horizon);
-        ceiling.publish(29, 30, long - 1);
-        assert!(!Asking::ByLine.by_draws(&deal, &state, (30, 30), &ceiling));
-        ceiling.publish(28, 30, horizon);
-        assert_eq!(ceiling.searched_turns(), long - 1);
     }
 
     /// In endless mode a game short of the perfect score is lost, so where the SAT solver

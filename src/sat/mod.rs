@@ -103,9 +103,10 @@ pub enum Expect {
     /// open either way). Asked alone on the 83 hardest 5- and 6-player Black seeds of the
     /// 2 s rows, the per-draw formula left 12 and 41 open (three runs) under `unsat`, 13 and
     /// 44 under the default; the per-turn formula 22 and 45 under `unsat` (one run), against
-    /// 21 and 40. But a batch's single SAT thread, asking the per-draw formula for the perfect
-    /// score of a deal whose search line is long and one point short (winnable or not alike),
-    /// does better under the default: on the 59 hardest 5- and 6-player Black seeds of the
+    /// 21 and 40. But a batch's single SAT thread, when it asked the per-draw formula for the
+    /// perfect score of a deal whose search line was long and one point short (winnable or not
+    /// alike; it now asks the per-turn formula there, [`crate::portfolio`]), did better under
+    /// the default: on the 59 hardest 5- and 6-player Black seeds of the
     /// 2 s rows (2 s each, two at once, four runs alternating), 47, 53, 51 and 50 stayed open
     /// with it, 50, 54, 54 and 52 under `unsat` (lines sooner: p5v2s3907 and p6v2s5411 settled
     /// in every run with it, in none without; refutations later: p6v2s3465 in one run against

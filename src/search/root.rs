@@ -1,7 +1,7 @@
 //! The root of the search: narrowing the score between a line found and an upper bound,
 //! splitting the first plies across threads, and honouring time and memory limits.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,9 +55,6 @@ pub struct Ceiling {
     searched_lo: AtomicU8,
     /// The search's upper bound so far (`u8::MAX` until it publishes one).
     searched_hi: AtomicU8,
-    /// The turns of the search's best line so far, to the end of the game (0 until it
-    /// publishes one).
-    searched_turns: AtomicUsize,
     /// Set while the other solver asks for the search's core (see [`Ceiling::step_aside`]).
     yielding: AtomicBool,
 }
@@ -71,7 +68,6 @@ impl Ceiling {
             own: AtomicU8::new(u8::MAX),
             searched_lo: AtomicU8::new(0),
             searched_hi: AtomicU8::new(u8::MAX),
-            searched_turns: AtomicUsize::new(0),
             yielding: AtomicBool::new(false),
         }
     }
@@ -93,17 +89,9 @@ impl Ceiling {
         )
     }
 
-    /// How many turns the search's best line so far takes to end the game.
-    pub fn searched_turns(&self) -> usize {
-        self.searched_turns.load(Ordering::Relaxed)
-    }
-
-    /// Records the search's bounds of the moment (each only ever narrows) and the length of
-    /// the line that reaches `lo`.
-    pub(crate) fn publish(&self, lo: u8, hi: u8, turns: usize) {
-        if self.searched_lo.fetch_max(lo, Ordering::Relaxed) <= lo {
-            self.searched_turns.store(turns, Ordering::Relaxed);
-        }
+    /// Records the search's bounds of the moment (each only ever narrows).
+    pub(crate) fn publish(&self, lo: u8, hi: u8) {
+        self.searched_lo.fetch_max(lo, Ordering::Relaxed);
         self.searched_hi.fetch_min(hi, Ordering::Relaxed);
     }
 
@@ -733,7 +721,7 @@ impl Root<'_> {
     /// Tells the other solver (if any) the bounds so far.
     fn publish(&self, p: &Progress) {
         if let Some(c) = &self.config.ceiling {
-            c.publish(p.lo, p.hi, p.line.len());
+            c.publish(p.lo, p.hi);
         }
     }
 
