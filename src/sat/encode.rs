@@ -280,13 +280,13 @@ fn ask_when(
 /// turns later, one way of catching up at a time. Counted, the hard 6-player Black questions
 /// settle far sooner: of the seven perfect-score questions a 2 s row left open that stayed
 /// open for 6 s without it (one at a time, this machine), five settled within 1.5 s with it
-/// (p6v2s6565 lost in 0.06 s, p6v2s101 won in 0.2 to 0.9 s). Every third turn is as good as
-/// every turn at a third of the added clauses (the totaliser of the points and the count take
-/// about 1,300 clauses a turn where the count can bite; before every turn they double a
-/// 6-player Black formula of 74,000 clauses): on 34 hard 5- and 6-player Black questions (8 lost, 10 won,
-/// 16 below the perfect score; 6 s each), every third turn took 12 s, 18 s and 29 to 33 s
-/// in all, every turn 15 s, 20 to 24 s and 32 to 39 s, every second turn 16 s, 22 s and
-/// 32 s, and no count 20 to 24 s, 23 to 27 s and 46 to 51 s.
+/// (p6v2s6565 lost in 0.06 s, p6v2s101 won in 0.2 to 0.9 s). Every third turn does better
+/// than every turn, with a third of the added clauses (the totaliser of the points and the
+/// count take about 1,300 clauses a turn where the count can bite; before every turn they
+/// double a 6-player Black formula of 74,000 clauses). On 34 hard 5- and 6-player Black
+/// questions (8 lost, 10 won, 16 below the perfect score; 6 s each), every third turn took
+/// 12 s, 18 s and 29 to 33 s in all, every turn 15 s, 20 to 24 s and 32 to 39 s, every second
+/// turn 16 s, 22 s and 32 s, and no count 20 to 24 s, 23 to 27 s and 46 to 51 s.
 pub const COUNT_EVERY: usize = 3;
 
 /// The fewest points the fireworks must hold once `drawn` more pile cards are drawn, for the game
