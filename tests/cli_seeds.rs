@@ -1074,7 +1074,8 @@ fn retry_undecided_settles_the_seeds_a_limit_stopped() {
 #[test]
 fn certify_proves_each_bound_below_the_perfect_score() {
     let out = Temp::new("certify.jsonl");
-    let args = [
+    // Eight 6-player Black seeds, some of them lost.
+    let range = [
         "--players",
         "6",
         "--variant",
@@ -1084,10 +1085,10 @@ fn certify_proves_each_bound_below_the_perfect_score() {
         "--count",
         "8",
         "--certify",
-        "--json",
-        "--out",
     ];
-    let summary = json(&seeds(&[&args[..], &[out.path()]].concat()));
+    let summary = json(&seeds(
+        &[&range[..], &["--json", "--out", out.path()]].concat(),
+    ));
     let text = std::fs::read_to_string(out.path()).unwrap();
     let mut bounds = 0;
     for line in text.lines() {
@@ -1134,18 +1135,7 @@ fn certify_proves_each_bound_below_the_perfect_score() {
     let why = v["certificate"]["why"].as_str().unwrap();
     assert!(why.contains("could not be written"), "{why}");
     // A batch's summary names the bounds left without a proof, and how to certify one.
-    let batch = no_proof_folder(&[
-        "seeds",
-        "--players",
-        "6",
-        "--variant",
-        "black",
-        "--from",
-        "446",
-        "--count",
-        "8",
-        "--certify",
-    ]);
+    let batch = no_proof_folder(&[&["seeds"][..], &range[..]].concat());
     let text = ok(&batch);
     assert!(text.contains(&format!("Certified (a checked proof that no line goes above the bound): 0 of the {bounds} seeds")), "{text}");
     assert!(

@@ -433,7 +433,7 @@ impl Encoding {
     /// Certificates count before every turn, not every [`COUNT_EVERY`]: their figures were
     /// measured so.
     pub fn counted(deal: &Deal, state: &State, target: u8) -> Encoding {
-        Encoding::build(deal, state, target..=target, true, Some(1))
+        Encoding::build(deal, state, target..=target, true, 1)
     }
 
     /// The formula for `state` asking for the lowest of `scores` outright, and for each score
@@ -457,17 +457,17 @@ impl Encoding {
         scores: RangeInclusive<u8>,
         implied: bool,
     ) -> Encoding {
-        Encoding::build(deal, state, scores, implied, Some(COUNT_EVERY))
+        Encoding::build(deal, state, scores, implied, COUNT_EVERY)
     }
 
     /// [`Encoding::for_scores`], with the count of the plays left before every `count_every`
-    /// turns where that is `Some` and `implied` holds ([`plays_fit_the_uses_left`]).
+    /// turns where `implied` holds ([`plays_fit_the_uses_left`]).
     fn build(
         deal: &Deal,
         state: &State,
         scores: RangeInclusive<u8>,
         implied: bool,
-        count_every: Option<usize>,
+        count_every: usize,
     ) -> Encoding {
         let rules = &deal.rules;
         let target = asked(rules, *scores.start());
@@ -500,14 +500,13 @@ impl Encoding {
         let mut throws_of: Vec<Vec<Lit>> = vec![Vec::new(); cards.pieces.len()];
         let mut turns = Vec::with_capacity(horizon);
         let counting = implied && !rules.endless && state.final_turns == NOT_FINAL;
-        let count_every = count_every.filter(|_| counting);
         // Each score asked, with the assumption that asks for it.
         let asks: Vec<(u8, Lit)> = rungs
             .iter()
             .map(|r| (r.score, r.assume.unwrap_or(Cnf::TRUE)))
             .collect();
         for t in 0..horizon {
-            if count_every.is_some_and(|every| t % every == 0) {
+            if counting && t % count_every == 0 {
                 plays_fit_the_uses_left(&mut cnf, deal, state, &asks, &before, t);
             }
             let turn = blocks.turn(&mut cnf, t, &mut before, &mut thrown_so_far, &mut throws_of);
