@@ -281,12 +281,15 @@ fn ask_when(
 /// settle far sooner: of the seven perfect-score questions a 2 s row left open that stayed
 /// open for 6 s without it (one at a time, this machine), five settled within 1.5 s with it
 /// (p6v2s6565 lost in 0.06 s, p6v2s101 won in 0.2 to 0.9 s). Every third turn does better
-/// than every turn, with a third of the added clauses (the totaliser of the points and the
-/// count take about 1,300 clauses a turn where the count can bite; before every turn they
-/// double a 6-player Black formula of 74,000 clauses). On 34 hard 5- and 6-player Black
-/// questions (8 lost, 10 won, 16 below the perfect score; 6 s each), every third turn took
-/// 12 s, 18 s and 29 to 33 s in all, every turn 15 s, 20 to 24 s and 32 to 39 s, every second
-/// turn 16 s, 22 s and 32 s, and no count 20 to 24 s, 23 to 27 s and 46 to 51 s.
+/// than every turn, with a third of the added clauses (the totaliser of the points, summed
+/// one stack after another, and the count took about 1,300 clauses a turn where the count can
+/// bite; before every turn they doubled a 6-player Black formula of 74,000 clauses). On 34
+/// hard 5- and 6-player Black questions (8 lost, 10 won, 16 below the perfect score; 6 s each),
+/// every third turn took 12 s, 18 s and 29 to 33 s in all, every turn 15 s, 20 to 24 s and 32
+/// to 39 s, every second turn 16 s, 22 s and 32 s, and no count 20 to 24 s, 23 to 27 s and 46
+/// to 51 s. The cheaper totaliser of [`points`] did not change that: on the 160 hardest
+/// 6-player Black seeds of a 2 s row (2 s each, two at once), counting every turn left 36
+/// undecided, every second turn 27, every fourth 21, every third 15 to 17.
 pub const COUNT_EVERY: usize = 3;
 
 /// The fewest points the fireworks must hold once `drawn` more pile cards are drawn, for the game
@@ -303,11 +306,27 @@ fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize 
 /// is above its share), the direction a lower bound on the points needs. The solver then
 /// counts: a few stacks each held back by a card drawn late cap the points at once, where the
 /// heights alone leave it to find that no turn can play two cards.
-fn points(cnf: &mut Cnf, heights: &[Counter]) -> Counter {
-    heights
-        .iter()
-        .skip(1)
-        .fold(heights[0].clone(), |sum, h| sum.plus_at_most(cnf, h))
+///
+/// Counts above `most` are never asked for, so none is made, and the stacks are added in
+/// pairs, a balanced tree, each split of a count made once: a 6-player Black perfect-score
+/// formula (p6v2s509) has 82,000 clauses, where summing the stacks one after another up to
+/// the perfect score made 98,000. The solver is quicker for it: on the 160 hardest 6-player Black seeds of a 2 s row (2 s each,
+/// two at once, run alternately) 17, 15 and 17 were left undecided against 17, 21, 22 and 20,
+/// on the 122 hardest 5-player ones 8 and 8 (11 in a run beside a build) against 10, 9 and
+/// 10.
+fn points(cnf: &mut Cnf, heights: &[Counter], most: usize) -> Counter {
+    let mut level: Vec<Counter> = heights.to_vec();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|pair| match pair {
+                [a, b] => a.plus_at_most(cnf, b, most),
+                [a] => a.clone(),
+                _ => unreachable!("chunks of two"),
+            })
+            .collect();
+    }
+    level.pop().expect("at least one stack")
 }
 
 /// [`points_needed`] for the per-turn formula, before a turn, for each score it `asks` for under
@@ -328,7 +347,8 @@ fn plays_fit_the_uses_left(
     if points_needed(deal, state, top, most_drawn) <= score {
         return;
     }
-    let points = points(cnf, &before.heights);
+    let most = points_needed(deal, state, top, most_drawn).max(0) as usize;
+    let points = points(cnf, &before.heights, most);
     for &(target, assume) in asks {
         for d in 1..=most_drawn {
             let least = points_needed(deal, state, target, d);
@@ -373,13 +393,15 @@ impl Counter {
         }
     }
 
-    /// A counter that is at least k only where this one and `other` add up to k: fresh
-    /// variables with "at least k" implying, for each way of splitting k - 1 into i + j, this
-    /// at least i + 1 or `other` at least j + 1 (half a totaliser: nothing forces it up).
-    pub(super) fn plus_at_most(&self, cnf: &mut Cnf, other: &Counter) -> Counter {
-        let sum = Counter::fresh(cnf, self.max() + other.max());
+    /// A counter that is at least k only where this one and `other` add up to k, for k up to
+    /// `most`: fresh variables with "at least k" implying, for each way of splitting k - 1
+    /// into i + j within the two counters' ranges, this at least i + 1 or `other` at least
+    /// j + 1 (half a totaliser: nothing forces it up). Above `most` it claims nothing.
+    pub(super) fn plus_at_most(&self, cnf: &mut Cnf, other: &Counter, most: usize) -> Counter {
+        let sum = Counter::fresh(cnf, (self.max() + other.max()).min(most));
         for k in 1..=sum.max() as isize {
-            for i in 0..k {
+            let (a, b) = (self.max() as isize, other.max() as isize);
+            for i in (k - 1 - b).max(0)..=(k - 1).min(a) {
                 let j = k - 1 - i;
                 cnf.clause(&[
                     -sum.at_least(k),
@@ -735,6 +757,12 @@ impl Blocks<'_> {
         // 2. Exactly one kind of turn; nothing once the game is won.
         cnf.exactly_one(&[uses, turn.clue, turn.idle]);
         cnf.clause(&[-turn.misplay, thrown]);
+        if std::env::var("HS_MISPLAY_MAX").is_ok() {
+            cnf.clause(&[
+                -turn.misplay,
+                before.clues.at_least(rules.max_clues as isize),
+            ]);
+        }
 
         // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
         //    the variant allows) and a finished stack gain, up to the maximum.
@@ -1088,4 +1116,66 @@ pub(super) fn won_lit(cnf: &mut Cnf, heights: &[Counter]) -> Lit {
         .map(|h| h.at_least(h.max() as isize))
         .collect();
     cnf.and(&tops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The half totaliser of the points against plain counting, over every assignment of a few
+    /// small stacks' heights and the helper variables: "at least k points" can hold exactly
+    /// where the heights add up to k or more, for every k up to the cap, and nothing is made
+    /// above the cap.
+    #[test]
+    fn points_count_the_heights() {
+        for (sizes, most) in [
+            (vec![2, 2, 1], 5),
+            (vec![2, 2, 1], 3),
+            (vec![3, 1], 2),
+            (vec![1, 1, 1, 1, 1], 4),
+            (vec![2], 2),
+        ] {
+            let mut cnf = Cnf::new();
+            let heights: Vec<Counter> =
+                sizes.iter().map(|&m| Counter::fresh(&mut cnf, m)).collect();
+            let sum = points(&mut cnf, &heights, most);
+            let total: usize = sizes.iter().sum();
+            assert_eq!(sum.max(), total.min(most), "{sizes:?} capped at {most}");
+            // can[(heights, k)]: some assignment with these heights has "at least k points".
+            let mut can = std::collections::HashSet::new();
+            let mut seen = std::collections::HashSet::new();
+            let vars = cnf.vars();
+            for bits in 0u32..1 << (vars - 1) {
+                let value = |l: Lit| {
+                    let v = l.unsigned_abs() as i32;
+                    (v == 1 || bits >> (v - 2) & 1 == 1) == (l > 0)
+                };
+                if !cnf.clauses().all(|c| c.iter().any(|&l| value(l))) {
+                    continue;
+                }
+                let hs: Vec<usize> = heights
+                    .iter()
+                    .map(|h| h.lits().iter().filter(|&&l| value(l)).count())
+                    .collect();
+                seen.insert(hs.clone());
+                for k in 1..=sum.max() {
+                    if value(sum.at_least(k as isize)) {
+                        can.insert((hs.clone(), k));
+                    }
+                }
+            }
+            let orders: usize = sizes.iter().map(|m| m + 1).product();
+            assert_eq!(
+                seen.len(),
+                orders,
+                "every combination of heights is allowed"
+            );
+            for hs in &seen {
+                for k in 1..=sum.max() {
+                    let want = hs.iter().sum::<usize>() >= k;
+                    assert_eq!(can.contains(&(hs.clone(), k)), want, "{hs:?}, at least {k}");
+                }
+            }
+        }
+    }
 }
