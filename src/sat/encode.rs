@@ -289,7 +289,8 @@ fn ask_when(
 /// to 39 s, every second turn 16 s, 22 s and 32 s, and no count 20 to 24 s, 23 to 27 s and 46
 /// to 51 s. The cheaper totaliser of [`points`] did not change that: on the 160 hardest
 /// 6-player Black seeds of a 2 s row (2 s each, two at once), counting every turn left 36
-/// undecided, every second turn 27, every fourth 21, every third 15 to 17.
+/// undecided, every second turn 27, every fourth 21, every third 15 to 17 in the same hour
+/// (15 to 25 in five runs).
 pub const COUNT_EVERY: usize = 3;
 
 /// The fewest points the fireworks must hold once `drawn` more pile cards are drawn, for the game
@@ -310,10 +311,11 @@ fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize 
 /// Counts above `most` are never asked for, so none is made, and the stacks are added in
 /// pairs, a balanced tree, each split of a count made once: a 6-player Black perfect-score
 /// formula (p6v2s509) has 82,000 clauses, where summing the stacks one after another up to
-/// the perfect score made 98,000. The solver is quicker for it: on the 160 hardest 6-player Black seeds of a 2 s row (2 s each,
-/// two at once, run alternately) 17, 15 and 17 were left undecided against 17, 21, 22 and 20,
-/// on the 122 hardest 5-player ones 8 and 8 (11 in a run beside a build) against 10, 9 and
-/// 10.
+/// the perfect score made 98,000. The solver is a little quicker for it, by less than the
+/// noise of whole rows: on the 160 hardest 6-player Black seeds of a 2 s row (2 s each, two
+/// at once, run alternately with the fold) 17, 15, 17, 21 and 25 were left undecided against
+/// 17, 21, 22, 20, 27 and 22 (the last runs on a busier machine), on the 122 hardest 5-player
+/// ones 8 and 8 (11 in a run beside a build) against 10, 9 and 10.
 fn points(cnf: &mut Cnf, heights: &[Counter], most: usize) -> Counter {
     let mut level: Vec<Counter> = heights.to_vec();
     while level.len() > 1 {
