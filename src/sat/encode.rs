@@ -759,12 +759,6 @@ impl Blocks<'_> {
         // 2. Exactly one kind of turn; nothing once the game is won.
         cnf.exactly_one(&[uses, turn.clue, turn.idle]);
         cnf.clause(&[-turn.misplay, thrown]);
-        if std::env::var("HS_MISPLAY_MAX").is_ok() {
-            cnf.clause(&[
-                -turn.misplay,
-                before.clues.at_least(rules.max_clues as isize),
-            ]);
-        }
 
         // 3. Clue tokens: a clue pays, a discard (legal below the maximum, or always where
         //    the variant allows) and a finished stack gain, up to the maximum.
