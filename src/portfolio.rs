@@ -103,10 +103,10 @@ pub const LADDER_STEPS: u8 = 2;
 /// A batch's single SAT thread asks the per-turn formula alone. It used to ask the per-draw
 /// formula for the perfect score where the search's best line was one point short and ended
 /// within three turns of the horizon (the per-draw formula then refuted sooner); since the
-/// per-turn formula counts the plays left ([`crate::sat::encode::COUNT_EVERY`]) it is the quicker of the
-/// two there as well: on the 17 6-player Black seeds a 2 s row left open at 29 to 30 points,
-/// asked for 30 one at a time for 6 s each, it took 38 s in all and settled 11 within 1.5 s,
-/// the per-draw formula 57 s and 6.
+/// per-turn formula counts the plays left ([`crate::sat::encode::COUNT_EVERY`]) it is the
+/// quicker of the two there as well: on the 17 6-player Black seeds a 2 s row left open at 29
+/// to 30 points, asked for 30 one at a time for 6 s each, it took 38 s in all and settled 11
+/// within 1.5 s, the per-draw formula 57 s and 6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Asking {
     /// The per-turn formula, several scores in one solver ([`Ladder`]).

@@ -216,11 +216,11 @@ impl Default for Cnf {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// Every assignment of the variables `1..=vars` (variable 1 true), as a truth function.
-    fn assignments(vars: i32) -> impl Iterator<Item = impl Fn(Lit) -> bool> {
+    pub(in crate::sat) fn assignments(vars: i32) -> impl Iterator<Item = impl Fn(Lit) -> bool> {
         (0u32..1 << (vars - 1)).map(|bits| {
             move |l: Lit| {
                 let v = l.unsigned_abs() as i32;
@@ -234,7 +234,8 @@ mod tests {
         })
     }
 
-    fn satisfied(cnf: &Cnf, value: &impl Fn(Lit) -> bool) -> bool {
+    /// Whether the assignment `value` satisfies every clause of `cnf`.
+    pub(in crate::sat) fn satisfied(cnf: &Cnf, value: &impl Fn(Lit) -> bool) -> bool {
         cnf.clauses().all(|c| c.iter().any(|&l| value(l)))
     }
 

@@ -346,11 +346,12 @@ fn plays_fit_the_uses_left(
     let top = asks.iter().map(|&(t, _)| t).max().unwrap_or(0);
     // No more cards are drawn before turn t than t.
     let most_drawn = (before.drawn.max() as isize).min(t as isize);
-    if points_needed(deal, state, top, most_drawn) <= score {
+    // The most points any of the scores asks for before this turn.
+    let most = points_needed(deal, state, top, most_drawn);
+    if most <= score {
         return;
     }
-    let most = points_needed(deal, state, top, most_drawn).max(0) as usize;
-    let points = points(cnf, &before.heights, most);
+    let points = points(cnf, &before.heights, most as usize);
     for &(target, assume) in asks {
         for d in 1..=most_drawn {
             let least = points_needed(deal, state, target, d);
@@ -401,8 +402,8 @@ impl Counter {
     /// j + 1 (half a totaliser: nothing forces it up). Above `most` it claims nothing.
     pub(super) fn plus_at_most(&self, cnf: &mut Cnf, other: &Counter, most: usize) -> Counter {
         let sum = Counter::fresh(cnf, (self.max() + other.max()).min(most));
+        let (a, b) = (self.max() as isize, other.max() as isize);
         for k in 1..=sum.max() as isize {
-            let (a, b) = (self.max() as isize, other.max() as isize);
             for i in (k - 1 - b).max(0)..=(k - 1).min(a) {
                 let j = k - 1 - i;
                 cnf.clause(&[
@@ -1116,6 +1117,7 @@ pub(super) fn won_lit(cnf: &mut Cnf, heights: &[Counter]) -> Lit {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cnf::tests::{assignments, satisfied};
     use super::*;
 
     /// The half totaliser of the points against plain counting, over every assignment of a few
@@ -1140,13 +1142,8 @@ mod tests {
             // can[(heights, k)]: some assignment with these heights has "at least k points".
             let mut can = std::collections::HashSet::new();
             let mut seen = std::collections::HashSet::new();
-            let vars = cnf.vars();
-            for bits in 0u32..1 << (vars - 1) {
-                let value = |l: Lit| {
-                    let v = l.unsigned_abs() as i32;
-                    (v == 1 || bits >> (v - 2) & 1 == 1) == (l > 0)
-                };
-                if !cnf.clauses().all(|c| c.iter().any(|&l| value(l))) {
+            for value in assignments(cnf.vars()) {
+                if !satisfied(&cnf, &value) {
                     continue;
                 }
                 let hs: Vec<usize> = heights
