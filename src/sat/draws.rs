@@ -9,12 +9,13 @@
 //! that block's mover, with no counter of cards drawn; and the number of blocks is the number
 //! of cards in the pile, where the per-turn formula must leave room for every clue the tokens
 //! could pay for. The final round follows: one block per turn, each a clue, a use, or
-//! nothing once the game is over. Outside endless mode only.
+//! nothing once the game is over. Like the per-turn formula, it counts the plays left
+//! ([`plays_fit_the_draws_left`]). Outside endless mode only.
 
 use super::cnf::{Cnf, Lit};
 use super::encode::{
-    fits, pieces, precious, raise_stacks, stays_below_thrown, strike_step, token_step, tops,
-    use_lits, won_lit, Counter, Origin, Piece,
+    fits, pieces, points, points_needed, precious, raise_stacks, stays_below_thrown, strike_step,
+    token_step, tops, use_lits, won_lit, Counter, Origin, Piece, COUNT_EVERY,
 };
 use crate::game::rules::Rules;
 use crate::state::{Action, Deal, State, NOT_FINAL};
@@ -33,6 +34,37 @@ fn final_turns(deal: &Deal, state: &State) -> usize {
         deal.rules.players as usize
     } else {
         state.final_turns as usize
+    }
+}
+
+/// The count of the plays left ([`points_needed`]) before block `j`, which draws the
+/// `j + 1`-th card from the position: the fireworks hold at least the points still needed once
+/// `j` cards are drawn, each use to come playing at most one card. The per-draw formula knows
+/// how many cards are drawn before each block, so the count is one clause on the points (a
+/// totaliser of the heights, [`points`]), where the per-turn formula conditions it on its
+/// counter of cards drawn. As there, resolution finds such counting hard, and a line that
+/// falls behind is otherwise refuted only blocks later. Counted before every
+/// [`COUNT_EVERY`]-th block, on the 34 hard 5- and 6-player Black questions (8 lost, 10 won,
+/// 16 below the perfect score; 6 s each, CaDiCaL's `unsat` configuration as `solve`'s race
+/// asks it), the lost ones took 8.5 s in all where they took 11.8 s uncounted, the won ones
+/// 30 s against 36 s, and those below the perfect score 16 s against 27 s (14 settled within
+/// 1.5 s against 10). Counting before every block or every second one did about as well.
+/// In `solve`'s race, where this formula runs ([`crate::portfolio::TWO_FORMULAS_FROM`]), 12
+/// hard 6-player Black seeds (`solve SEED --time-limit 20`, 2 cores, run back to back) took
+/// 73 s in all where they took 85 s: p6v2s3963 1.6 s instead of 5.4 s, p6v2s2475 4.0 s
+/// instead of 7.3 s, p6v2s8220 1.9 s instead of 3.5 s; p6v2s6574 12.4 s instead of 11.1 s.
+fn plays_fit_the_draws_left(
+    cnf: &mut Cnf,
+    deal: &Deal,
+    state: &State,
+    target: u8,
+    heights: &[Counter],
+    j: usize,
+) {
+    let least = points_needed(deal, state, target, j as isize);
+    if least > state.score(&deal.rules) as isize {
+        let points = points(cnf, heights, least as usize);
+        cnf.clause(&[points.at_least(least)]);
     }
 }
 
@@ -113,6 +145,9 @@ impl DrawEncoding {
         let n = deal.pile_left(state) as usize;
         let mut draws = Vec::with_capacity(n);
         for j in 0..n {
+            if implied && j % COUNT_EVERY == 0 {
+                plays_fit_the_draws_left(&mut cnf, deal, state, target, &now.heights, j);
+            }
             let (draw, thrown) = ctx.draw_block(&mut cnf, j, &mut now, &mut total);
             if let Some(pace) = pace {
                 cnf.clause(&[-thrown, -thrown_so_far.at_least(pace as isize)]);

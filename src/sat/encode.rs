@@ -297,7 +297,7 @@ pub const COUNT_EVERY: usize = 3;
 /// to end with `target`: one play at most per use of a card, and after that draw only the
 /// `n - drawn` uses that draw the rest of the pile and the final round's one turn a player are
 /// left (clues play nothing). At most the score now where it asks nothing.
-fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize {
+pub(super) fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize {
     let n = deal.pile_left(state) as isize;
     target as isize - (n - drawn) - deal.rules.players as isize
 }
@@ -316,7 +316,7 @@ fn points_needed(deal: &Deal, state: &State, target: u8, drawn: isize) -> isize 
 /// at once, run alternately with the fold) 17, 15, 17, 21 and 25 were left undecided against
 /// 17, 21, 22, 20, 27 and 22 (the last runs on a busier machine), on the 122 hardest 5-player
 /// ones 8 and 8 (11 in a run beside a build) against 10, 9 and 10.
-fn points(cnf: &mut Cnf, heights: &[Counter], most: usize) -> Counter {
+pub(super) fn points(cnf: &mut Cnf, heights: &[Counter], most: usize) -> Counter {
     let mut level: Vec<Counter> = heights.to_vec();
     while level.len() > 1 {
         level = level
