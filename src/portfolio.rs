@@ -196,6 +196,7 @@ pub fn decide(
                 deadline: deadline_after(start, config.time_limit),
                 cancel: Some(cancel.clone()),
                 below: None,
+                conflicts: None,
             };
             let bounds = if two_formulas {
                 // The per-turn formula tends to find lines sooner, the per-draw one to refute

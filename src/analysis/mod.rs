@@ -14,6 +14,7 @@ pub mod problem;
 pub mod report;
 pub mod review;
 pub mod team_play;
+pub mod token_cap;
 pub mod view;
 pub mod win_chance;
 
@@ -33,7 +34,7 @@ use crate::game::rules::Rules;
 use crate::portfolio::{self, DecidedBy};
 use crate::sat::proof::{certify_unreachable, score_out_of_reach, Certificate};
 use crate::sat::SatError;
-use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
+use crate::search::reason::LossReason;
 use crate::search::{Solution, SolveConfig};
 
 /// Solves `problem` within `config`'s limits and reports the answer, its line checked against
@@ -51,7 +52,8 @@ pub fn solve(
 ) -> Result<SolveReport, AnalysisError> {
     let decided = portfolio::decide(&problem.deal, &problem.state, config, sat_after)
         .map_err(|e| AnalysisError::Internal(e.to_string()))?;
-    let reason = loss_reason(problem, &decided.solution, deadline);
+    let reason = loss_reason(problem, &decided.solution, deadline)
+        .map_err(|e| AnalysisError::Internal(e.to_string()))?;
     let mut report = SolveReport::new(problem, &decided.solution, reason)?;
     report.by_sat = decided.by == DecidedBy::Sat;
     if certify {
@@ -79,17 +81,19 @@ pub fn certify_upper_bound(
 }
 
 /// For a problem `solution` proves not winnable: the first test that rules the perfect score
-/// out, or `None` when none decides within the usual node limit or before `deadline`.
+/// out, or `None` when none decides within the usual node limit or before `deadline`. A deal
+/// lost for its clue tokens is lost to their cap ([`LossReason::TokenCap`]) where the SAT
+/// solver finds it winnable without the cap ([`token_cap`]). The error is a fault of the SAT
+/// encoding (a line that does not win).
 pub fn loss_reason(
     problem: &Problem,
     solution: &Solution,
     deadline: Option<Instant>,
-) -> Option<LossReason> {
-    if solution.proven && !solution.winnable() {
-        loss_reason_until(&problem.deal, &problem.state, REASON_NODES, deadline)
-    } else {
-        None
+) -> Result<Option<LossReason>, SatError> {
+    if !solution.proven || solution.winnable() {
+        return Ok(None);
     }
+    token_cap::loss_reason(&problem.deal, &problem.state, deadline)
 }
 
 /// Solves the deal of `seed` under `rules` as one record of a batch of seeds (`game` says which
@@ -124,7 +128,9 @@ pub fn seed_record(
     }
     let mut outcome = SeedResult::of(&solution);
     outcome.by_sat = decided.by == DecidedBy::Sat;
-    outcome.reason = loss_reason(&problem, &solution, None).map(|r| r.name().to_string());
+    outcome.reason = loss_reason(&problem, &solution, None)
+        .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?
+        .map(|r| r.name().to_string());
     if certify {
         let deadline = config.time_limit.map(|limit| Instant::now() + limit);
         outcome.certificate = certify_upper_bound(&problem, &solution, deadline)

@@ -153,13 +153,18 @@ pub enum SatError {
     Contradicted(u8),
 }
 
-/// When to give up: at a deadline, or once another thread sets `cancel`.
+/// When to give up: at a deadline, once another thread sets `cancel`, or after a number of
+/// conflicts.
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     pub deadline: Option<Instant>,
     pub cancel: Option<Arc<AtomicBool>>,
     /// Give up once this ceiling falls below this score: the question is settled elsewhere.
     pub below: Option<(Arc<crate::search::Ceiling>, u8)>,
+    /// Give up after this many conflicts of the whole formula (the short question has its
+    /// own, [`ShortFirst`]): a limit that, unlike a deadline, gives the same answer on every
+    /// machine.
+    pub conflicts: Option<i32>,
 }
 
 impl cadical::Callbacks for Stop {
@@ -286,6 +291,7 @@ impl Ladder {
             .asks(rules, target)
             .expect("the formula asks for this score");
         let solver = &mut self.solver;
+        let most_conflicts = stop.conflicts;
         solver.set_callbacks(Some(stop));
         let short = self.short_first.and_then(|s| {
             let lit = self.formula.ends_short(rules, target, s.turns)?;
@@ -301,6 +307,11 @@ impl Ladder {
         let answer = if found_short {
             Some(true)
         } else {
+            if let Some(conflicts) = most_conflicts {
+                solver
+                    .set_limit("conflicts", conflicts)
+                    .expect("CaDiCaL has a conflict limit");
+            }
             solver.solve_with(assume)
         };
         match answer {

@@ -34,8 +34,14 @@ pub enum LossReason {
     /// Winnable with unlimited clue tokens, but not with the real ones: the players run out
     /// of clues to stall with while they wait for the right cards. Where a clue can be
     /// impossible with tokens left (a hand of Null cards; in Alternating Clues, a hand that
-    /// only the type just used touches), that counts here too.
+    /// only the type just used touches), that counts here too. Deals shown to be lost to the
+    /// tokens' cap alone count apart ([`LossReason::TokenCap`]).
     ClueTokens,
+    /// Winnable if the team could hold any number of tokens, but not with the maximum (8): the
+    /// tokens come when the team is full and cannot be saved for the clues needed later. The
+    /// search never tells this one; the analysis asks the SAT solver about the clue-token
+    /// losses ([`crate::analysis::token_cap`]).
+    TokenCap,
 }
 
 impl LossReason {
@@ -49,6 +55,7 @@ impl LossReason {
             LossReason::SharedHand => "shared-hand",
             LossReason::Hands => "hands",
             LossReason::ClueTokens => "clue-tokens",
+            LossReason::TokenCap => "token-cap",
         }
     }
 
@@ -68,11 +75,15 @@ impl LossReason {
                 "the clues run short: too few tokens, or no clue the rules allow (winnable if a \
                  clue were always free)"
             }
+            LossReason::TokenCap => {
+                "the tokens cannot be saved up: winnable if the team could hold more than the \
+                 maximum"
+            }
         }
     }
 
     /// Every reason, coarsest first.
-    pub const ALL: [LossReason; 7] = [
+    pub const ALL: [LossReason; 8] = [
         LossReason::LostCard,
         LossReason::LateCard,
         LossReason::FullHands,
@@ -80,6 +91,7 @@ impl LossReason {
         LossReason::SharedHand,
         LossReason::Hands,
         LossReason::ClueTokens,
+        LossReason::TokenCap,
     ];
 }
 

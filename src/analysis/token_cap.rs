@@ -1,0 +1,92 @@
+//! Whether a deal lost for its clue tokens is lost to their cap alone.
+//!
+//! A deal lost "for clue tokens" could be won if every clue were free (the relaxed game), so
+//! what the tokens lack is either their number or their timing. The cap decides the timing:
+//! the team never holds more than the maximum (8), a discard is not allowed at the maximum,
+//! and a stack finished then gains nothing, so tokens that come while the team is full cannot
+//! be saved for the clues needed later. The same deal with a maximum no line can reach tells
+//! the two apart: where that deal can be won, the cap alone loses the real one. (On the
+//! 6-player Black seeds the 2 s row proves lost, these are the slow refutations: every one
+//! took the row over half a second, against 27 of the 878 lost otherwise; see the README.)
+
+use std::time::Instant;
+
+use crate::sat::{self, Decision, SatError, Stop};
+use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
+use crate::state::{Deal, State};
+
+/// Conflicts the SAT solver may take to tell whether the deal can be won without the cap:
+/// a limit, not a deadline, so that a batch's reasons are the same on every machine. On the
+/// 6-player Black seeds lost only to the cap the question takes 0.01 to 2 s.
+pub const TOKEN_CAP_CONFLICTS: i32 = 200_000;
+
+/// `deal` with the cap on clue tokens lifted: a maximum above every count of tokens a line
+/// from `state` can hold (the tokens now, plus a discard's gain for every card left in the
+/// pile and the hands and a finished stack's for every suit), so that no gain is ever lost to
+/// it and no discard refused. `None` where such a maximum does not fit the count's type.
+pub fn without_token_cap(deal: &Deal, state: &State) -> Option<Deal> {
+    let rules = &deal.rules;
+    let tokens = rules.tokens();
+    let cards = deal.pile_left(state) as u32
+        + (0..rules.players as usize)
+            .map(|p| state.hand(p).len() as u32)
+            .sum::<u32>();
+    let most = u32::from(state.clues)
+        + u32::from(tokens.discard_gain) * cards
+        + u32::from(tokens.stack_gain) * rules.variant.suits.len() as u32;
+    let max_clues = u8::try_from(most + 1).ok()?;
+    let mut uncapped = deal.clone();
+    uncapped.rules.max_clues = uncapped.rules.max_clues.max(max_clues);
+    Some(uncapped)
+}
+
+/// Whether some line from `state` reaches the perfect score once the cap on clue tokens is
+/// lifted ([`without_token_cap`]): `Some(true)` with a line, checked against the uncapped
+/// deal's rules; `Some(false)` where none does; `None` where the SAT formula does not model
+/// the rules, the maximum does not fit, or the solver did not tell within
+/// [`TOKEN_CAP_CONFLICTS`] or before `deadline`. The question is the per-draw formula's
+/// where it applies ([`sat::reach_by`]): on these deals it answers sooner.
+pub fn winnable_without_token_cap(
+    deal: &Deal,
+    state: &State,
+    deadline: Option<Instant>,
+) -> Result<Option<bool>, SatError> {
+    let Some(uncapped) = without_token_cap(deal, state) else {
+        return Ok(None);
+    };
+    if sat::encode::applies(&uncapped, state).is_err() {
+        return Ok(None);
+    }
+    let stop = Stop {
+        deadline,
+        conflicts: Some(TOKEN_CAP_CONFLICTS),
+        ..Stop::default()
+    };
+    let perfect = deal.rules.perfect_score();
+    Ok(
+        match sat::reach_by(&uncapped, state, perfect, stop, true)? {
+            Decision::Reached(_) => Some(true),
+            Decision::Unreachable => Some(false),
+            Decision::Open => None,
+        },
+    )
+}
+
+/// Why the perfect score is out of reach from `state`, which must be proven: the search's
+/// reason ([`loss_reason_until`], within its usual node limit and `deadline`), except that a
+/// deal lost for its clue tokens that can be won without the cap is lost to the cap
+/// ([`LossReason::TokenCap`]). The error is a fault of the SAT encoding (a line that does
+/// not win).
+pub fn loss_reason(
+    deal: &Deal,
+    state: &State,
+    deadline: Option<Instant>,
+) -> Result<Option<LossReason>, SatError> {
+    let reason = loss_reason_until(deal, state, REASON_NODES, deadline);
+    if reason == Some(LossReason::ClueTokens)
+        && winnable_without_token_cap(deal, state, deadline)? == Some(true)
+    {
+        return Ok(Some(LossReason::TokenCap));
+    }
+    Ok(reason)
+}
