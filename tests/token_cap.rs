@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use common::{random_deal, reference, wander, Rng};
 use hanabi_solver::analysis::token_cap::{
-    loss_reason, winnable_without_token_cap, without_token_cap,
+    loss_reason, loss_reason_within, winnable_without_token_cap, without_token_cap,
 };
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::search::reason::LossReason;
@@ -146,6 +146,9 @@ fn token_cap_reason_agrees_with_reference() {
         let reason = loss_reason(&deal, &s, None).expect("lines check");
         assert_eq!(reason, Some(LossReason::TokenCap), "position {n}");
         cap += 1;
+        // The same with the search's relaxed games held to a single node.
+        let reason = loss_reason_within(&deal, &s, 1, None).expect("lines check");
+        assert_eq!(reason, Some(LossReason::TokenCap), "position {n}, one node");
     }
     assert!(
         cap > CAP_LOSSES.len(),

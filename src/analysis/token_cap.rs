@@ -73,19 +73,35 @@ pub fn winnable_without_token_cap(
 }
 
 /// Why the perfect score is out of reach from `state`, which must be proven: the search's
-/// reason ([`loss_reason_until`], within its usual node limit and `deadline`), except that a
-/// deal lost for its clue tokens that can be won without the cap is lost to the cap
-/// ([`LossReason::TokenCap`]). The error is a fault of the SAT encoding (a line that does
-/// not win).
+/// reason within its usual node limit and `deadline` ([`loss_reason_within`]).
 pub fn loss_reason(
     deal: &Deal,
     state: &State,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
-    let reason = loss_reason_until(deal, state, REASON_NODES, deadline);
-    if reason == Some(LossReason::ClueTokens)
-        && winnable_without_token_cap(deal, state, deadline)? == Some(true)
-    {
+    loss_reason_within(deal, state, REASON_NODES, deadline)
+}
+
+/// Why the perfect score is out of reach from `state`, which must be proven: the search's
+/// reason ([`loss_reason_until`], within `node_limit` and `deadline`), except that a deal the
+/// SAT solver finds winnable once the cap is lifted is lost to the cap
+/// ([`LossReason::TokenCap`]). That is asked where the search finds the deal lost for its
+/// clue tokens, and where it could not tell (its relaxed games stopped at the node limit):
+/// a deal winnable without the cap is winnable with free clues too, so no coarser reason
+/// holds. The error is a fault of the SAT encoding (a line that does not win).
+pub fn loss_reason_within(
+    deal: &Deal,
+    state: &State,
+    node_limit: u64,
+    deadline: Option<Instant>,
+) -> Result<Option<LossReason>, SatError> {
+    let reason = loss_reason_until(deal, state, node_limit, deadline);
+    let may_be_the_cap = match reason {
+        Some(LossReason::ClueTokens) => true,
+        None => !state.is_over() && !deal.rules.endless,
+        Some(_) => false,
+    };
+    if may_be_the_cap && winnable_without_token_cap(deal, state, deadline)? == Some(true) {
         return Ok(Some(LossReason::TokenCap));
     }
     Ok(reason)
