@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use common::{random_deal, reference, wander, Rng};
 use hanabi_solver::analysis::token_cap::{
-    loss_reason, loss_reason_within, winnable_without_token_cap, without_token_cap,
+    loss_reason, winnable_without_token_cap, with_the_cap, without_token_cap,
 };
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::search::reason::LossReason;
@@ -110,12 +110,15 @@ fn sat_without_the_cap_agrees_with_reference() {
 }
 
 /// "token-cap" only where the game is lost but the uncapped game wins (so the relaxed game
-/// does too), and "clue-tokens" only where the relaxed game wins but the uncapped game does
-/// not: with no limit but the solver's conflicts, tiny games are always told apart.
+/// does too, where it applies), and "clue-tokens" only where the relaxed game wins but the
+/// uncapped game does not: with no limit but the solver's conflicts, tiny games are always
+/// told apart. Where the search could not tell (`None`, asked directly of [`with_the_cap`]:
+/// tiny games never reach the search's node limit), "token-cap" exactly where the uncapped
+/// game wins.
 #[test]
 fn token_cap_reason_agrees_with_reference() {
     let mut rng = Rng(0x8ea);
-    let (mut cap, mut tokens) = (0, 0);
+    let (mut cap, mut tokens, mut untold) = (0, 0, 0);
     for _ in 0..600 {
         let (deal, s) = position(&mut rng);
         let perfect = deal.rules.perfect_score();
@@ -125,30 +128,38 @@ fn token_cap_reason_agrees_with_reference() {
         let reason = loss_reason(&deal, &s, None).expect("lines check");
         let uncapped = without_token_cap(&deal, &s).expect("tiny games fit");
         let uncapped_wins = reference(&uncapped, &s, &mut HashMap::new()) == perfect;
+        let modelled = hanabi_solver::sat::encode::applies(&deal, &s).is_ok();
+        let from_none = with_the_cap(&deal, &s, None, None).expect("lines check");
+        let expected = (modelled && uncapped_wins).then_some(LossReason::TokenCap);
+        assert_eq!(from_none, expected, "position {s:?}, untold");
+        untold += usize::from(from_none.is_some());
         match reason {
             Some(LossReason::TokenCap) => {
                 assert!(uncapped_wins, "position {s:?}");
-                assert_eq!(relaxed_max(&deal, &s), Some(perfect), "position {s:?}");
+                let relaxed = relaxed_max(&deal, &s);
+                assert!(relaxed.is_none_or(|m| m == perfect), "position {s:?}");
                 cap += 1;
             }
             Some(LossReason::ClueTokens) => {
                 assert_eq!(relaxed_max(&deal, &s), Some(perfect), "position {s:?}");
-                let modelled = hanabi_solver::sat::encode::applies(&deal, &s).is_ok();
                 assert!(!(modelled && uncapped_wins), "position {s:?}");
                 tokens += 1;
             }
-            _ => {}
+            // Every other reason is a relaxation the uncapped game fails too.
+            Some(other) => assert!(!uncapped_wins, "position {s:?}: {other:?}"),
+            None => {}
         }
     }
     assert!(tokens >= 5, "clue-tokens told {tokens} times");
+    assert!(untold > 0, "no untold position turned token-cap");
     for n in CAP_LOSSES {
         let (deal, s) = numbered_position(n).expect("a position");
         let reason = loss_reason(&deal, &s, None).expect("lines check");
         assert_eq!(reason, Some(LossReason::TokenCap), "position {n}");
         cap += 1;
-        // The same with the search's relaxed games held to a single node.
-        let reason = loss_reason_within(&deal, &s, 1, None).expect("lines check");
-        assert_eq!(reason, Some(LossReason::TokenCap), "position {n}, one node");
+        // The same where the search could not tell.
+        let reason = with_the_cap(&deal, &s, None, None).expect("lines check");
+        assert_eq!(reason, Some(LossReason::TokenCap), "position {n}, untold");
     }
     assert!(
         cap > CAP_LOSSES.len(),
@@ -156,14 +167,14 @@ fn token_cap_reason_agrees_with_reference() {
     );
 }
 
-/// The position numbered `n`: a random deal of 3 or 4 players, hands of 2, one token, a deck
-/// of up to 16 cards, after up to 5 random actions (or `None` if the game is over then).
-/// Among these the cap alone loses about one in a hundred, too few for random draws to meet
-/// in a test's time; [`CAP_LOSSES`] are some found by the brute force.
 /// Numbers of positions ([`numbered_position`]) whose perfect score the brute force finds out
 /// of reach with the cap and within reach without it (the tests check that it still does).
 const CAP_LOSSES: [u64; 6] = [117, 375, 496, 598, 819, 891];
 
+/// The position numbered `n`: a random deal of 3 or 4 players, hands of 2, one token, a deck
+/// of up to 16 cards, after up to 5 random actions (or `None` if the game is over then).
+/// Among these the cap alone loses about one in a hundred, too few for random draws to meet
+/// in a test's time; [`CAP_LOSSES`] are some found by the brute force.
 fn numbered_position(n: u64) -> Option<(Deal, State)> {
     use hanabi_solver::game::rules::{Options, Rules};
     let mut rng = Rng(n);

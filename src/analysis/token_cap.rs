@@ -2,9 +2,9 @@
 //!
 //! A deal lost "for clue tokens" could be won if every clue were free (the relaxed game), so
 //! what the tokens lack is either their number or their timing. The cap decides the timing:
-//! the team never holds more than the maximum (8), a discard is not allowed at the maximum,
-//! and a stack finished then gains nothing, so tokens that come while the team is full cannot
-//! be saved for the clues needed later. The same deal with a maximum no line can reach tells
+//! the team never holds more than the maximum (8 unless `--clues` says otherwise), a discard
+//! is not allowed at the maximum (in most variants) and a stack finished then gains nothing,
+//! so tokens that come while the team is full cannot be saved for the clues needed later. The same deal with a maximum no line can reach tells
 //! the two apart: where that deal can be won, the cap alone loses the real one. (On the
 //! 6-player Black seeds the 2 s row proves lost, these are the slow refutations: every one
 //! took the row over half a second, against 27 of the 878 lost otherwise; see the README.)
@@ -15,15 +15,18 @@ use crate::sat::{self, Decision, SatError, Stop};
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
 use crate::state::{Deal, State};
 
-/// Conflicts the SAT solver may take to tell whether the deal can be won without the cap:
-/// a limit, not a deadline, so that a batch's reasons are the same on every machine. On the
-/// 6-player Black seeds lost only to the cap the question takes 0.01 to 2 s.
+/// Conflicts the SAT solver may take to tell whether the deal can be won without the cap
+/// (the per-draw formula asks no short question first, so this is all it takes): a limit,
+/// not a deadline, so that a batch's reasons are the same on every machine. On the 6-player
+/// Black seeds lost only to the cap the question takes 0.01 to 2 s.
 pub const TOKEN_CAP_CONFLICTS: i32 = 200_000;
 
 /// `deal` with the cap on clue tokens lifted: a maximum above every count of tokens a line
 /// from `state` can hold (the tokens now, plus a discard's gain for every card left in the
 /// pile and the hands and a finished stack's for every suit), so that no gain is ever lost to
 /// it and no discard refused. `None` where such a maximum does not fit the count's type.
+/// For the SAT solver only: the search's table keys hold at most 31 tokens
+/// ([`crate::search::key`]), which this maximum exceeds on most deals.
 pub fn without_token_cap(deal: &Deal, state: &State) -> Option<Deal> {
     let rules = &deal.rules;
     let tokens = rules.tokens();
@@ -41,8 +44,8 @@ pub fn without_token_cap(deal: &Deal, state: &State) -> Option<Deal> {
 }
 
 /// Whether some line from `state` reaches the perfect score once the cap on clue tokens is
-/// lifted ([`without_token_cap`]): `Some(true)` with a line, checked against the uncapped
-/// deal's rules; `Some(false)` where none does; `None` where the SAT formula does not model
+/// lifted ([`without_token_cap`]): `Some(true)` where the solver found one (its line checked
+/// against the uncapped deal's rules); `Some(false)` where none does; `None` where the SAT formula does not model
 /// the rules, the maximum does not fit, or the solver did not tell within
 /// [`TOKEN_CAP_CONFLICTS`] or before `deadline`. The question is the per-draw formula's
 /// where it applies ([`sat::reach_by`]): on these deals it answers sooner.
@@ -73,29 +76,31 @@ pub fn winnable_without_token_cap(
 }
 
 /// Why the perfect score is out of reach from `state`, which must be proven: the search's
-/// reason within its usual node limit and `deadline` ([`loss_reason_within`]).
+/// reason ([`loss_reason_until`], within its usual node limit and `deadline`), told apart by
+/// [`with_the_cap`].
 pub fn loss_reason(
     deal: &Deal,
     state: &State,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
-    loss_reason_within(deal, state, REASON_NODES, deadline)
+    let reason = loss_reason_until(deal, state, REASON_NODES, deadline);
+    with_the_cap(deal, state, reason, deadline)
 }
 
-/// Why the perfect score is out of reach from `state`, which must be proven: the search's
-/// reason ([`loss_reason_until`], within `node_limit` and `deadline`), except that a deal the
-/// SAT solver finds winnable once the cap is lifted is lost to the cap
-/// ([`LossReason::TokenCap`]). That is asked where the search finds the deal lost for its
-/// clue tokens, and where it could not tell (its relaxed games stopped at the node limit):
-/// a deal winnable without the cap is winnable with free clues too, so no coarser reason
-/// holds. The error is a fault of the SAT encoding (a line that does not win).
-pub fn loss_reason_within(
+/// The search's loss reason `reason` for `state` (which must be proven not winnable), except
+/// that a deal the SAT solver finds winnable once the cap is lifted is lost to the cap
+/// ([`LossReason::TokenCap`]). That is asked where the search found the deal lost for its
+/// clue tokens, and where it could not tell (`None`: its pool or relaxed game stopped at the
+/// node limit, or does not apply), outside endless mode: a deal winnable without the cap is
+/// winnable with free clues too, and the bounds the search tests first do not count tokens,
+/// so no coarser reason holds. The error is a fault of the SAT encoding (a line that does not
+/// win).
+pub fn with_the_cap(
     deal: &Deal,
     state: &State,
-    node_limit: u64,
+    reason: Option<LossReason>,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
-    let reason = loss_reason_until(deal, state, node_limit, deadline);
     let may_be_the_cap = match reason {
         Some(LossReason::ClueTokens) => true,
         None => !state.is_over() && !deal.rules.endless,

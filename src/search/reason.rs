@@ -37,8 +37,9 @@ pub enum LossReason {
     /// only the type just used touches), that counts here too. Deals shown to be lost to the
     /// tokens' cap alone count apart ([`LossReason::TokenCap`]).
     ClueTokens,
-    /// Winnable if the team could hold any number of tokens, but not with the maximum (8): the
-    /// tokens come when the team is full and cannot be saved for the clues needed later. The
+    /// Winnable if the team could hold any number of tokens, but not with the maximum (8 by
+    /// default): the tokens come when the team is full and cannot be saved for the clues
+    /// needed later. The
     /// search never tells this one; the analysis asks the SAT solver about the clue-token
     /// losses ([`crate::analysis::token_cap`]).
     TokenCap,
