@@ -570,7 +570,7 @@ impl State {
     }
 
     /// The most the fireworks can still reach: each stack up to the first card with no copy
-    /// left (in its best plan; see [`PlayOrder::max_score`]).
+    /// left (in its best plan; see [`crate::game::play::PlayOrder::max_score`]).
     pub fn max_reachable_score(&self, rules: &Rules) -> u8 {
         rules
             .variant

@@ -4,10 +4,11 @@
 //! what the tokens lack is either their number or their timing. The cap decides the timing:
 //! the team never holds more than the maximum (8 unless `--clues` says otherwise), a discard
 //! is not allowed at the maximum (in most variants) and a stack finished then gains nothing,
-//! so tokens that come while the team is full cannot be saved for the clues needed later. The same deal with a maximum no line can reach tells
-//! the two apart: where that deal can be won, the cap alone loses the real one. (On the
-//! 6-player Black seeds the 2 s row proves lost, these are the slow refutations: every one
-//! took the row over half a second, against 27 of the 878 lost otherwise; see the README.)
+//! so tokens that come while the team is full cannot be saved for the clues needed later.
+//! The same deal with a maximum no line can reach tells the two apart: where that deal can be
+//! won, the cap alone loses the real one. (On the 6-player Black seeds the 2 s row proves
+//! lost, these are the slow refutations: every one took the row over half a second, against
+//! 27 of the 878 lost otherwise; see the README.)
 
 use std::time::Instant;
 
@@ -45,10 +46,10 @@ pub fn without_token_cap(deal: &Deal, state: &State) -> Option<Deal> {
 
 /// Whether some line from `state` reaches the perfect score once the cap on clue tokens is
 /// lifted ([`without_token_cap`]): `Some(true)` where the solver found one (its line checked
-/// against the uncapped deal's rules); `Some(false)` where none does; `None` where the SAT formula does not model
-/// the rules, the maximum does not fit, or the solver did not tell within
-/// [`TOKEN_CAP_CONFLICTS`] or before `deadline`. The question is the per-draw formula's
-/// where it applies ([`sat::reach_by`]): on these deals it answers sooner.
+/// against the uncapped deal's rules); `Some(false)` where none does; `None` where the SAT
+/// formula does not model the rules, the maximum does not fit, or the solver did not tell
+/// within [`TOKEN_CAP_CONFLICTS`] or before `deadline`. The question is the per-draw
+/// formula's where it applies ([`sat::reach_by`]): on these deals it answers sooner.
 pub fn winnable_without_token_cap(
     deal: &Deal,
     state: &State,

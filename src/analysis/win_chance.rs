@@ -1,6 +1,6 @@
 //! The chance to win from a position of a real game where the players see every hand but not
 //! the draw pile: for the action taken and for the best one. Exact over every order of the
-//! hidden pile where that is small enough ([`crate::hidden::exact`]); otherwise estimated from
+//! hidden pile where that is small enough ([`crate::hidden::exact()`]); otherwise estimated from
 //! sampled piles, each solved with every card known, which can only overstate the chance.
 
 use std::fmt;
@@ -17,7 +17,7 @@ use crate::state::{Action, Deal, State};
 use super::AnalysisError;
 
 /// The largest number of pile orders a review solves exactly: about a second a turn on the
-/// real endgames measured in [`crate::hidden::exact`] (8 hidden cards, 20,160 orders, take
+/// real endgames measured in [`mod@crate::hidden::exact`] (8 hidden cards, 20,160 orders, take
 /// 0.35 s); earlier turns are sampled.
 pub const REVIEW_MAX_ORDERS: u128 = 1_000_000;
 
