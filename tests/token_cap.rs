@@ -8,9 +8,11 @@ use std::collections::HashMap;
 
 use common::{random_deal, reference, wander, Rng};
 use hanabi_solver::analysis::token_cap::{
-    loss_reason, winnable_without_token_cap, with_the_cap, without_token_cap,
+    loss_reason, winnable_with_free_clues, winnable_without_token_cap, with_the_cap,
+    without_token_cap,
 };
 use hanabi_solver::game::variant::Variant;
+use hanabi_solver::search::dfs::pool_applies;
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::relaxed_max;
 use hanabi_solver::state::{Deal, State};
@@ -109,16 +111,38 @@ fn sat_without_the_cap_agrees_with_reference() {
     }
 }
 
+/// The relaxed game's formula against the search's relaxed game: satisfiable exactly where
+/// that game reaches the perfect score.
+#[test]
+fn free_clue_formula_agrees_with_the_relaxed_game() {
+    let mut rng = Rng(0xf7ee);
+    let mut seen = [0usize; 2];
+    for _ in 0..300 {
+        let (deal, s) = position(&mut rng);
+        let Some(best) = relaxed_max(&deal, &s) else {
+            continue;
+        };
+        let Some(told) = winnable_with_free_clues(&deal, &s, None) else {
+            continue;
+        };
+        let wins = best == deal.rules.perfect_score();
+        assert_eq!(told, wins, "position {s:?}");
+        seen[usize::from(wins)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n >= 30), "{seen:?}");
+}
+
 /// "token-cap" only where the game is lost but the uncapped game wins (so the relaxed game
 /// does too, where it applies), and "clue-tokens" only where the relaxed game wins but the
 /// uncapped game does not: with no limit but the solver's conflicts, tiny games are always
 /// told apart. Where the search could not tell (`None`, asked directly of [`with_the_cap`]:
 /// tiny games never reach the search's node limit), "token-cap" exactly where the uncapped
-/// game wins.
+/// game wins, otherwise "clue-tokens" where the relaxed game wins, and "hands" where it does
+/// not and the pool game does not apply.
 #[test]
 fn token_cap_reason_agrees_with_reference() {
     let mut rng = Rng(0x8ea);
-    let (mut cap, mut tokens, mut untold) = (0, 0, 0);
+    let (mut cap, mut tokens, mut untold, mut untold_hands) = (0, 0, 0, 0);
     for _ in 0..600 {
         let (deal, s) = position(&mut rng);
         let perfect = deal.rules.perfect_score();
@@ -129,10 +153,22 @@ fn token_cap_reason_agrees_with_reference() {
         let uncapped = without_token_cap(&deal, &s).expect("tiny games fit");
         let uncapped_wins = reference(&uncapped, &s, &mut HashMap::new()) == perfect;
         let modelled = hanabi_solver::sat::encode::applies(&deal, &s).is_ok();
+        let relaxed = relaxed_max(&deal, &s);
         let from_none = with_the_cap(&deal, &s, None, None).expect("lines check");
-        let expected = (modelled && uncapped_wins).then_some(LossReason::TokenCap);
+        let expected = if !modelled {
+            None
+        } else if uncapped_wins {
+            Some(LossReason::TokenCap)
+        } else if relaxed == Some(perfect) {
+            Some(LossReason::ClueTokens)
+        } else if relaxed.is_some() && !pool_applies(&deal, &s) {
+            Some(LossReason::Hands)
+        } else {
+            None
+        };
         assert_eq!(from_none, expected, "position {s:?}, untold");
-        untold += usize::from(from_none.is_some());
+        untold += usize::from(from_none == Some(LossReason::TokenCap));
+        untold_hands += usize::from(from_none == Some(LossReason::Hands));
         match reason {
             Some(LossReason::TokenCap) => {
                 assert!(uncapped_wins, "position {s:?}");
@@ -152,6 +188,7 @@ fn token_cap_reason_agrees_with_reference() {
     }
     assert!(tokens >= 5, "clue-tokens told {tokens} times");
     assert!(untold > 0, "no untold position turned token-cap");
+    assert!(untold_hands > 0, "no untold position turned hands");
     for n in CAP_LOSSES {
         let (deal, s) = numbered_position(n).expect("a position");
         let reason = loss_reason(&deal, &s, None).expect("lines check");

@@ -1,4 +1,5 @@
-//! Whether a deal lost for its clue tokens is lost to their cap alone.
+//! Whether a deal lost for its clue tokens is lost to their cap alone, and the loss reasons
+//! the search leaves untold, by the SAT solver.
 //!
 //! A deal lost "for clue tokens" could be won if every clue were free (the relaxed game), so
 //! what the tokens lack is either their number or their timing. The cap decides the timing:
@@ -12,7 +13,9 @@
 
 use std::time::Instant;
 
-use crate::sat::{self, Decision, SatError, Stop};
+use crate::sat::draws::DrawEncoding;
+use crate::sat::{self, Decision, Expect, SatError, Stop};
+use crate::search::dfs::{pool_applies, relaxation_applies};
 use crate::search::reason::{loss_reason_until, LossReason, REASON_NODES};
 use crate::state::{Deal, State};
 
@@ -76,6 +79,27 @@ pub fn winnable_without_token_cap(
     )
 }
 
+/// Whether some line of the relaxed game (clues free, [`DrawEncoding::free_clues`]) from
+/// `state` reaches the perfect score: `None` where the formula does not model the rules
+/// (or in endless mode), or the solver did not tell within [`TOKEN_CAP_CONFLICTS`] or before
+/// `deadline`.
+pub fn winnable_with_free_clues(
+    deal: &Deal,
+    state: &State,
+    deadline: Option<Instant>,
+) -> Option<bool> {
+    if sat::encode::applies(deal, state).is_err() || !DrawEncoding::models(deal) {
+        return None;
+    }
+    let formula = DrawEncoding::free_clues(deal, state, deal.rules.perfect_score());
+    let stop = Stop {
+        deadline,
+        conflicts: Some(TOKEN_CAP_CONFLICTS),
+        ..Stop::default()
+    };
+    sat::satisfiable(&formula.cnf, Expect::Refutation, stop)
+}
+
 /// Why the perfect score is out of reach from `state`, which must be proven: the search's
 /// reason ([`loss_reason_until`], within its usual node limit and `deadline`), told apart by
 /// [`with_the_cap`].
@@ -88,14 +112,20 @@ pub fn loss_reason(
     with_the_cap(deal, state, reason, deadline)
 }
 
-/// The search's loss reason `reason` for `state` (which must be proven not winnable), except
-/// that a deal the SAT solver finds winnable once the cap is lifted is lost to the cap
-/// ([`LossReason::TokenCap`]). That is asked where the search found the deal lost for its
-/// clue tokens, and where it could not tell (`None`: its pool or relaxed game stopped at the
-/// node limit, or does not apply), outside endless mode: a deal winnable without the cap is
-/// winnable with free clues too, and the bounds the search tests first do not count tokens,
-/// so no coarser reason holds. The error is a fault of the SAT encoding (a line that does not
-/// win).
+/// The search's loss reason `reason` for `state` (which must be proven not winnable), told
+/// apart by the SAT solver where it can:
+/// - a deal the solver finds winnable once the cap is lifted is lost to the cap
+///   ([`LossReason::TokenCap`]). That is asked where the search found the deal lost for its
+///   clue tokens, and where it could not tell (`None`: its pool or relaxed game stopped at the
+///   node limit, or does not apply), outside endless mode: a deal winnable without the cap is
+///   winnable with free clues too, and the bounds the search tests first do not count tokens,
+///   so no coarser reason holds;
+/// - where the search could not tell and the relaxed game applies, its formula
+///   ([`winnable_with_free_clues`]) tells "clue tokens" (winnable with free clues) from
+///   "hands" (lost even so), the latter only where the pool game, the coarser relaxation,
+///   does not apply.
+///
+/// The error is a fault of the SAT encoding (a line that does not win).
 pub fn with_the_cap(
     deal: &Deal,
     state: &State,
@@ -109,6 +139,15 @@ pub fn with_the_cap(
     };
     if may_be_the_cap && winnable_without_token_cap(deal, state, deadline)? == Some(true) {
         return Ok(Some(LossReason::TokenCap));
+    }
+    if reason.is_none() && may_be_the_cap && relaxation_applies(deal, state) {
+        // The search's relaxed game did not tell: the relaxed game's formula may. Lost there is
+        // "hands" only where the pool game, the coarser relaxation, does not apply.
+        return Ok(match winnable_with_free_clues(deal, state, deadline) {
+            Some(true) => Some(LossReason::ClueTokens),
+            Some(false) if !pool_applies(deal, state) => Some(LossReason::Hands),
+            _ => None,
+        });
     }
     Ok(reason)
 }

@@ -121,6 +121,25 @@ impl DrawEncoding {
     /// The formula for `state` and `target` (see [`super::encode::Encoding::new`] for
     /// `implied`): satisfiable exactly when some line reaches `target`.
     pub fn new(deal: &Deal, state: &State, target: u8, implied: bool) -> DrawEncoding {
+        DrawEncoding::build(deal, state, target, implied, false)
+    }
+
+    /// The formula of the relaxed game, where clues are free (the search's relaxed game,
+    /// [`crate::search::dfs::relaxed_root`]): before the final round any player may use the
+    /// next card, and in the final round a clue takes its turn but no token. Satisfiable
+    /// exactly when some line of that game reaches `target`; its models are not lines of the
+    /// real game, so they are not read back ([`DrawEncoding::line`] is for the real formula).
+    pub fn free_clues(deal: &Deal, state: &State, target: u8) -> DrawEncoding {
+        DrawEncoding::build(deal, state, target, true, true)
+    }
+
+    fn build(
+        deal: &Deal,
+        state: &State,
+        target: u8,
+        implied: bool,
+        free_clues: bool,
+    ) -> DrawEncoding {
         let rules = &deal.rules;
         let size = rules.variant.play_order().stack_size() as usize;
         let spare_points = rules.perfect_score().saturating_sub(target) as usize;
@@ -138,6 +157,7 @@ impl DrawEncoding {
             pieces: &pieces,
             precious: &precious,
             implied,
+            free_clues,
             rules,
             root: state,
         };
@@ -348,6 +368,8 @@ struct Ctx<'a> {
     pieces: &'a [Piece],
     precious: &'a [bool],
     implied: bool,
+    /// The relaxed game's blocks ([`DrawEncoding::free_clues`]): no tokens.
+    free_clues: bool,
     rules: &'a Rules,
     root: &'a State,
 }
@@ -370,6 +392,9 @@ impl Ctx<'_> {
         let cost = rules.tokens().clue_cost.max(1) as usize;
         let most_clues = max_clues / cost;
         let over = won_lit(cnf, &now.heights);
+        if self.free_clues {
+            return self.free_draw_block(cnf, now, over);
+        }
         // Clues before the draw, in the order encoding, and the exact count.
         let at_least = Counter::fresh(cnf, most_clues);
         cnf.clause(&[-over, -at_least.at_least(1)]);
@@ -430,6 +455,10 @@ impl Ctx<'_> {
         let clue = cnf.var();
         let one = uses.any(cnf);
         cnf.exactly_one(&[one, clue, over]);
+        if self.free_clues {
+            self.effects_without_tokens(cnf, &uses, now);
+            return Final { uses, clue, over };
+        }
         cnf.clause(&[-clue, now.clues.at_least(cost)]);
         self.effects(cnf, &uses, (Some(clue), thrown), now);
         Final { uses, clue, over }
@@ -489,6 +518,33 @@ impl Ctx<'_> {
         let thrown = cnf.or(&throws);
         cnf.clause(&[-uses.misplay, thrown]);
         (uses, thrown)
+    }
+
+    /// A draw block of the relaxed game: any player uses the next card (free clues bring
+    /// the turn to them), or nobody once the game is over.
+    fn free_draw_block(&self, cnf: &mut Cnf, now: &mut Between, over: Lit) -> (Draw, Lit) {
+        let mover: Vec<Lit> = (0..self.rules.players).map(|_| cnf.var()).collect();
+        cnf.exactly_one(&mover);
+        let (uses, thrown) = self.uses(cnf, now, &mover);
+        let one = uses.any(cnf);
+        cnf.exactly_one(&[one, over]);
+        self.effects_without_tokens(cnf, &uses, now);
+        now.movers.push(mover);
+        let draw = Draw {
+            clues_at_least: Vec::new(),
+            uses,
+            over,
+        };
+        (draw, thrown)
+    }
+
+    /// Moves `now`'s strikes and stacks past a use of the relaxed game, whose tokens do not
+    /// count.
+    fn effects_without_tokens(&self, cnf: &mut Cnf, uses: &Uses, now: &mut Between) {
+        let size = self.rules.variant.play_order().stack_size() as usize;
+        let max_strikes = self.rules.max_strikes as usize;
+        now.strikes = strike_step(cnf, &now.strikes, uses.misplay, max_strikes);
+        now.heights = raise_stacks(cnf, self.pieces, &uses.play, &now.heights, size);
     }
 
     /// Moves `now`'s tokens, strikes and stacks past a turn's clue (a final-round turn's

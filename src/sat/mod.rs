@@ -209,6 +209,25 @@ impl ShortFirst {
     };
 }
 
+/// Whether `cnf` is satisfiable, asked once of a fresh solver configured for what `expect`s,
+/// until `stop` (`None` where it stopped first). For the formulas of relaxed games
+/// ([`draws::DrawEncoding::free_clues`]), whose models are not lines of the real game: there
+/// is no line to read back and replay, so the answer rests on the formula's tests.
+pub fn satisfiable(cnf: &Cnf, expect: Expect, stop: Stop) -> Option<bool> {
+    let mut solver: cadical::Solver<Stop> =
+        cadical::Solver::with_config(expect.config()).expect("CaDiCaL has this configuration");
+    for clause in cnf.clauses() {
+        solver.add_clause(clause.iter().copied());
+    }
+    if let Some(conflicts) = stop.conflicts {
+        solver
+            .set_limit("conflicts", conflicts)
+            .expect("CaDiCaL has a conflict limit");
+    }
+    solver.set_callbacks(Some(stop));
+    solver.solve()
+}
+
 /// Whether some line from `state` ends the game with a score of at least `target`, by the SAT
 /// solver ([`Decision::Reached`] then holds the line): a formula of its own, asked once.
 pub fn reach(deal: &Deal, state: &State, target: u8, stop: Stop) -> Result<Decision, SatError> {
