@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use common::{random_deal, reference, wander, Rng};
 use hanabi_solver::analysis::token_cap::{
-    loss_reason, winnable_with_free_clues, winnable_without_token_cap, with_the_cap,
+    loss_reason, refined_by_sat, winnable_with_free_clues, winnable_without_token_cap,
     without_token_cap,
 };
 use hanabi_solver::game::variant::Variant;
@@ -135,7 +135,7 @@ fn free_clue_formula_agrees_with_the_relaxed_game() {
 /// "token-cap" only where the game is lost but the uncapped game wins (so the relaxed game
 /// does too, where it applies), and "clue-tokens" only where the relaxed game wins but the
 /// uncapped game does not: with no limit but the solver's conflicts, tiny games are always
-/// told apart. Where the search could not tell (`None`, asked directly of [`with_the_cap`]:
+/// told apart. Where the search could not tell (`None`, asked directly of [`refined_by_sat`]:
 /// tiny games never reach the search's node limit), "token-cap" exactly where the uncapped
 /// game wins, otherwise "clue-tokens" where the relaxed game wins, and "hands" where it does
 /// not and the pool game does not apply.
@@ -154,7 +154,7 @@ fn token_cap_reason_agrees_with_reference() {
         let uncapped_wins = reference(&uncapped, &s, &mut HashMap::new()) == perfect;
         let modelled = hanabi_solver::sat::encode::applies(&deal, &s).is_ok();
         let relaxed = relaxed_max(&deal, &s);
-        let from_none = with_the_cap(&deal, &s, None, None).expect("lines check");
+        let from_none = refined_by_sat(&deal, &s, None, None).expect("lines check");
         let expected = if !modelled {
             None
         } else if uncapped_wins {
@@ -195,7 +195,7 @@ fn token_cap_reason_agrees_with_reference() {
         assert_eq!(reason, Some(LossReason::TokenCap), "position {n}");
         cap += 1;
         // The same where the search could not tell.
-        let reason = with_the_cap(&deal, &s, None, None).expect("lines check");
+        let reason = refined_by_sat(&deal, &s, None, None).expect("lines check");
         assert_eq!(reason, Some(LossReason::TokenCap), "position {n}, untold");
     }
     assert!(

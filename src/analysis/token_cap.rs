@@ -64,14 +64,9 @@ pub fn winnable_without_token_cap(
     if sat::encode::applies(&uncapped, state).is_err() {
         return Ok(None);
     }
-    let stop = Stop {
-        deadline,
-        conflicts: Some(TOKEN_CAP_CONFLICTS),
-        ..Stop::default()
-    };
     let perfect = deal.rules.perfect_score();
     Ok(
-        match sat::reach_by(&uncapped, state, perfect, stop, true)? {
+        match sat::reach_by(&uncapped, state, perfect, limited(deadline), true)? {
             Decision::Reached(_) => Some(true),
             Decision::Unreachable => Some(false),
             Decision::Open => None,
@@ -92,24 +87,28 @@ pub fn winnable_with_free_clues(
         return None;
     }
     let formula = DrawEncoding::free_clues(deal, state, deal.rules.perfect_score());
-    let stop = Stop {
+    sat::satisfiable(&formula.cnf, Expect::Refutation, limited(deadline))
+}
+
+/// When a question of this module gives up: after [`TOKEN_CAP_CONFLICTS`], or at `deadline`.
+fn limited(deadline: Option<Instant>) -> Stop {
+    Stop {
         deadline,
         conflicts: Some(TOKEN_CAP_CONFLICTS),
         ..Stop::default()
-    };
-    sat::satisfiable(&formula.cnf, Expect::Refutation, stop)
+    }
 }
 
 /// Why the perfect score is out of reach from `state`, which must be proven: the search's
 /// reason ([`loss_reason_until`], within its usual node limit and `deadline`), told apart by
-/// [`with_the_cap`].
+/// [`refined_by_sat`].
 pub fn loss_reason(
     deal: &Deal,
     state: &State,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
     let reason = loss_reason_until(deal, state, REASON_NODES, deadline);
-    with_the_cap(deal, state, reason, deadline)
+    refined_by_sat(deal, state, reason, deadline)
 }
 
 /// The search's loss reason `reason` for `state` (which must be proven not winnable), told
@@ -126,7 +125,7 @@ pub fn loss_reason(
 ///   does not apply.
 ///
 /// The error is a fault of the SAT encoding (a line that does not win).
-pub fn with_the_cap(
+pub fn refined_by_sat(
     deal: &Deal,
     state: &State,
     reason: Option<LossReason>,

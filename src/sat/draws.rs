@@ -560,7 +560,6 @@ impl Ctx<'_> {
         let tops = tops(self.pieces, &uses.play, size);
         let (misplay, rules) = (uses.misplay, self.rules);
         now.clues = token_step(cnf, rules, &now.clues, clue, (thrown, misplay), &tops);
-        now.strikes = strike_step(cnf, &now.strikes, misplay, rules.max_strikes as usize);
-        now.heights = raise_stacks(cnf, self.pieces, &uses.play, &now.heights, size);
+        self.effects_without_tokens(cnf, uses, now);
     }
 }

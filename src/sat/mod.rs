@@ -214,18 +214,30 @@ impl ShortFirst {
 /// ([`draws::DrawEncoding::free_clues`]), whose models are not lines of the real game: there
 /// is no line to read back and replay, so the answer rests on the formula's tests.
 pub fn satisfiable(cnf: &Cnf, expect: Expect, stop: Stop) -> Option<bool> {
+    let mut solver = solver_of(cnf, expect);
+    if let Some(conflicts) = stop.conflicts {
+        limit_conflicts(&mut solver, conflicts);
+    }
+    solver.set_callbacks(Some(stop));
+    solver.solve()
+}
+
+/// A fresh solver configured for what `expect`s, holding `cnf`.
+fn solver_of(cnf: &Cnf, expect: Expect) -> cadical::Solver<Stop> {
     let mut solver: cadical::Solver<Stop> =
         cadical::Solver::with_config(expect.config()).expect("CaDiCaL has this configuration");
     for clause in cnf.clauses() {
         solver.add_clause(clause.iter().copied());
     }
-    if let Some(conflicts) = stop.conflicts {
-        solver
-            .set_limit("conflicts", conflicts)
-            .expect("CaDiCaL has a conflict limit");
-    }
-    solver.set_callbacks(Some(stop));
-    solver.solve()
+    solver
+}
+
+/// At most `conflicts` conflicts for the solver's next question (CaDiCaL resets its limits
+/// after each).
+fn limit_conflicts(solver: &mut cadical::Solver<Stop>, conflicts: i32) {
+    solver
+        .set_limit("conflicts", conflicts)
+        .expect("CaDiCaL has a conflict limit");
 }
 
 /// Whether some line from `state` ends the game with a score of at least `target`, by the SAT
@@ -275,11 +287,7 @@ impl Ladder {
     /// `formula` in a fresh solver configured for what `expect`s, each question asked first
     /// for a short line where `short_first` says so and the formula has one.
     pub fn new(formula: Formula, short_first: Option<ShortFirst>, expect: Expect) -> Ladder {
-        let mut solver: cadical::Solver<Stop> =
-            cadical::Solver::with_config(expect.config()).expect("CaDiCaL has this configuration");
-        for clause in formula.cnf().clauses() {
-            solver.add_clause(clause.iter().copied());
-        }
+        let solver = solver_of(formula.cnf(), expect);
         Ladder {
             formula,
             solver,
@@ -317,9 +325,7 @@ impl Ladder {
             Some((lit, s.conflicts))
         });
         let found_short = short.is_some_and(|(ends_short, conflicts)| {
-            solver
-                .set_limit("conflicts", conflicts)
-                .expect("CaDiCaL has a conflict limit");
+            limit_conflicts(solver, conflicts);
             solver.solve_with(assume.into_iter().chain([ends_short])) == Some(true)
         });
         // Otherwise (no short line, or out of conflicts) the whole formula decides.
@@ -327,9 +333,7 @@ impl Ladder {
             Some(true)
         } else {
             if let Some(conflicts) = most_conflicts {
-                solver
-                    .set_limit("conflicts", conflicts)
-                    .expect("CaDiCaL has a conflict limit");
+                limit_conflicts(solver, conflicts);
             }
             solver.solve_with(assume)
         };

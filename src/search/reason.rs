@@ -39,9 +39,8 @@ pub enum LossReason {
     ClueTokens,
     /// Winnable if the team could hold any number of tokens, but not with the maximum (8 by
     /// default): the tokens come when the team is full and cannot be saved for the clues
-    /// needed later. The
-    /// search never tells this one; the analysis asks the SAT solver about the clue-token
-    /// losses ([`crate::analysis::token_cap`]).
+    /// needed later. The search never tells this one; the analysis asks the SAT solver about
+    /// the clue-token losses ([`crate::analysis::token_cap`]).
     TokenCap,
 }
 
