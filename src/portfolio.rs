@@ -98,6 +98,40 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 /// took 50 s in all, 42 s asked of their own.
 pub const LADDER_STEPS: u8 = 2;
 
+/// When and where the SAT solver joins the search ([`decide`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SatPlan {
+    /// Join a search that has not settled the deal after this long; `None`: the search alone.
+    pub after: Option<Duration>,
+    /// The deal has a second core of its own beside the search's single thread (a batch
+    /// giving each seed two cores, `seeds --cores-per-seed 2`): the SAT solver's per-turn
+    /// formula runs there, and the search keeps its core at full speed (it steps aside only
+    /// where the two share one), until [`HANDS_OVER_AFTER`], when it gives its core to the
+    /// per-draw formula ([`crate::sat::Formula`]).
+    pub own_core: bool,
+}
+
+impl SatPlan {
+    /// The SAT solver after `after` (if any), sharing the deal's cores with the search.
+    pub fn after(after: Option<Duration>) -> SatPlan {
+        SatPlan {
+            after,
+            own_core: false,
+        }
+    }
+}
+
+/// Where the SAT solver has a core of its own ([`SatPlan::own_core`]) and the deal has
+/// [`TWO_FORMULAS_FROM`] players or more, a single-threaded search that has not settled the
+/// deal this long after its start hands its core to the per-draw formula, which then races
+/// the per-turn one. The search settles most of the hard deals it settles at all within a
+/// second, and the per-draw formula is the quicker of the two on many of the deals the
+/// per-turn one leaves open. On the 160 hardest 6-player Black seeds of a 2 s row (2 s each,
+/// one at a time on this 2-core machine), handing over at 0.7, 0.9 and 1.2 s left 9, 8 and
+/// 10 (and 10) undecided, the search keeping its core to the end 13, and two seeds at once
+/// with one core each (the default) 20.
+pub const HANDS_OVER_AFTER: Duration = Duration::from_millis(900);
+
 /// Which formula a SAT thread asks ([`Formula`]).
 ///
 /// A batch's single SAT thread asks the per-turn formula alone. It used to ask the per-draw
@@ -135,7 +169,7 @@ struct SatBounds {
 
 /// Whether `state` can reach the perfect score, with the best score found and proven bounds.
 ///
-/// The search runs under `config`. Once `sat_after` has passed without the best score settled,
+/// The search runs under `config`. Once `plan.after` has passed without the best score settled,
 /// the SAT solver runs beside it until the same time limit, if that leaves it time
 /// ([`sat_joins`]; and it goes on alone where the search stopped at a node limit). It asks
 /// first for the highest score the search has not ruled out, then (where that is out of reach)
@@ -148,8 +182,10 @@ struct SatBounds {
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
-/// at a time, the per-turn one ([`Asking`]). Where the SAT encoding does not
-/// model the rules (or `sat_after` is `None`), this is the search alone.
+/// at a time, the per-turn one ([`Asking`]), unless the deal has a core of its own for it
+/// ([`SatPlan::own_core`]): then the search keeps its core, and hands it to the per-draw
+/// formula after [`HANDS_OVER_AFTER`]. Where the SAT encoding does not model the rules (or
+/// `plan.after` is `None`), this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
 /// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
@@ -157,20 +193,24 @@ pub fn decide(
     deal: &Deal,
     state: &State,
     config: &SolveConfig,
-    sat_after: Option<Duration>,
+    plan: SatPlan,
 ) -> Result<Decided, SatError> {
     let modelled = sat::encode::applies(deal, state).is_ok();
     let joins = |after: &Duration| sat_joins(deal.rules.players, config.time_limit, *after);
-    let Some(sat_after) = sat_after.filter(|after| modelled && joins(after)) else {
+    let Some(sat_after) = plan.after.filter(|after| modelled && joins(after)) else {
         return Ok(searched(search::solve(deal, state, config)));
     };
     let start = Instant::now();
     let cancel = Arc::new(AtomicBool::new(false));
     let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
-    let steps_aside = deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1;
-    let two_formulas = config.threads > 1
-        && deal.rules.players >= TWO_FORMULAS_FROM
-        && sat::draws::DrawEncoding::models(deal);
+    let own_core = plan.own_core && config.threads == 1;
+    let steps_aside =
+        deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1 && !own_core;
+    let many_players = deal.rules.players >= TWO_FORMULAS_FROM;
+    let draws_modelled = sat::draws::DrawEncoding::models(deal);
+    let two_formulas = config.threads > 1 && many_players && draws_modelled;
+    // Where the SAT solver has a core of its own, the search hands its core over later.
+    let hands_over = own_core && many_players && draws_modelled;
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
         ceiling: Some(ceiling.clone()),
@@ -214,7 +254,14 @@ pub fn decide(
             // A line found has already stopped the search (`sat_bounds`).
             Ok(bounds)
         });
-        let solution = search::solve(deal, state, &config);
+        let (mut solution, handed_over) = if hands_over {
+            search_then_draws(deal, state, &config, start, &ceiling, &cancel)
+        } else {
+            (
+                search::solve(deal, state, &config),
+                Ok(SatBounds::default()),
+            )
+        };
         let (lock, signal) = &finished;
         *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(solution.proven);
         signal.notify_all();
@@ -223,9 +270,51 @@ pub fn decide(
             cancel.store(true, Ordering::Relaxed);
         }
         let sat = sat.join().expect("the SAT thread does not panic");
+        if hands_over && !solution.proven {
+            // The search stopped at its shorter limit: the deal's time is the SAT solvers'.
+            solution.seconds = start.elapsed().as_secs_f64();
+        }
+        let sat = sat.and_then(|sat| Ok(SatBounds::merge(sat, handed_over?)));
         (solution, sat)
     });
     Ok(combine(solution, sat?, ceiling.own_bound(), start))
+}
+
+/// The search on its own core until [`HANDS_OVER_AFTER`] (or the time limit, if sooner), then,
+/// where it has not settled the deal and the SAT solver beside it has not either, the per-draw
+/// formula on the same core until the time limit. The search gets a cancel flag of its own:
+/// it raises the one it is given when it stops at its shorter limit, and that one must stay
+/// down for the SAT solver beside it, which goes on. So a line the per-turn formula finds
+/// meanwhile does not stop the search at once: it stops at its limit, and the deal is
+/// settled then (at most [`HANDS_OVER_AFTER`] less the SAT solver's start of a core's time).
+fn search_then_draws(
+    deal: &Deal,
+    state: &State,
+    config: &SolveConfig,
+    start: Instant,
+    ceiling: &Arc<Ceiling>,
+    cancel: &Arc<AtomicBool>,
+) -> (Solution, Result<SatBounds, SatError>) {
+    let limit = config
+        .time_limit
+        .map_or(HANDS_OVER_AFTER, |l| l.min(HANDS_OVER_AFTER));
+    let first = SolveConfig {
+        time_limit: Some(limit),
+        cancel: Some(Arc::new(AtomicBool::new(false))),
+        ..config.clone()
+    };
+    let solution = search::solve(deal, state, &first);
+    if solution.proven || cancel.load(Ordering::Relaxed) {
+        return (solution, Ok(SatBounds::default()));
+    }
+    let stop = Stop {
+        deadline: deadline_after(start, config.time_limit),
+        cancel: Some(cancel.clone()),
+        below: None,
+        conflicts: None,
+    };
+    let bounds = sat_bounds(deal, state, &stop, ceiling, Asking::Draws);
+    (solution, bounds)
 }
 
 /// The SAT solver's bounds on the best score from `state`: from the highest score still open

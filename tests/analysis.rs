@@ -13,6 +13,7 @@ use hanabi_solver::game::rules::{Options, Rules};
 use hanabi_solver::game::variant::Variant;
 use hanabi_solver::hanablive;
 use hanabi_solver::hidden::ExactConfig;
+use hanabi_solver::portfolio::SatPlan;
 use hanabi_solver::position;
 use hanabi_solver::search::SolveConfig;
 use hanabi_solver::seed::shuffled_deck;
@@ -427,7 +428,15 @@ fn a_seed_record_agrees_with_the_report() {
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
     let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     let game = Game::of(&rules);
-    let record = analysis::seed_record("p2v0s731", &rules, &game, &config(), None, false).unwrap();
+    let record = analysis::seed_record(
+        "p2v0s731",
+        &rules,
+        &game,
+        &config(),
+        SatPlan::default(),
+        false,
+    )
+    .unwrap();
     assert_eq!(Some(&record.deck), report.deck.as_ref());
     assert_eq!(record.outcome.max_score, report.max_score);
     assert_eq!(record.outcome.winnable, report.winnable);
@@ -441,7 +450,7 @@ fn a_seed_record_agrees_with_the_report() {
         &rules,
         &game,
         &config(),
-        Some(Duration::ZERO),
+        SatPlan::after(Some(Duration::ZERO)),
         false,
     )
     .unwrap();
@@ -465,20 +474,30 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
         max_nodes: Some(100),
         ..config()
     };
-    let alone = analysis::seed_record("p5v2s202", &rules, &game, &cut, None, false).unwrap();
+    let alone =
+        analysis::seed_record("p5v2s202", &rules, &game, &cut, SatPlan::default(), false).unwrap();
     assert_eq!(alone.outcome.winnable, None);
     assert!(!alone.outcome.by_sat);
-    let with_sat =
-        analysis::seed_record("p5v2s202", &rules, &game, &cut, Some(Duration::ZERO), false)
-            .unwrap();
+    let at_once = SatPlan::after(Some(Duration::ZERO));
+    let with_sat = analysis::seed_record("p5v2s202", &rules, &game, &cut, at_once, false).unwrap();
     assert_eq!(with_sat.outcome.winnable, Some(true));
     assert!(with_sat.outcome.proven && with_sat.outcome.by_sat);
+    // With a core of its own (`seeds --cores-per-seed 2`), the same: the search stops at its
+    // nodes and hands its core to the per-draw formula, beside the per-turn one.
+    let own_core = SatPlan {
+        own_core: true,
+        ..at_once
+    };
+    let with_core =
+        analysis::seed_record("p5v2s202", &rules, &game, &cut, own_core, false).unwrap();
+    assert_eq!(with_core.outcome.winnable, Some(true));
+    assert!(with_core.outcome.proven && with_core.outcome.by_sat);
     // A time limit that ends before the SAT solver would start keeps it out.
     let short = SolveConfig {
         time_limit: Some(Duration::from_millis(400)),
         ..cut
     };
-    let after = Some(Duration::from_millis(500));
+    let after = SatPlan::after(Some(Duration::from_millis(500)));
     let kept_out = analysis::seed_record("p5v2s202", &rules, &game, &short, after, false).unwrap();
     assert_eq!(kept_out.outcome.winnable, None);
     assert!(!kept_out.outcome.by_sat);
@@ -782,7 +801,15 @@ fn a_bound_below_the_perfect_score_is_certified() {
     assert_eq!((report.max_score, report.proven), (26, true));
     let c = report.certificate.as_ref().expect("a certificate");
     assert!(c.checked && c.score == 27 && c.proof_bytes > 0, "{c:?}");
-    let record = analysis::seed_record("p6v2s446", &rules, &game, &config(), None, true).unwrap();
+    let record = analysis::seed_record(
+        "p6v2s446",
+        &rules,
+        &game,
+        &config(),
+        SatPlan::default(),
+        true,
+    )
+    .unwrap();
     assert_eq!(
         record.outcome.certificate.as_ref().map(|c| c.score),
         Some(27)
@@ -791,7 +818,15 @@ fn a_bound_below_the_perfect_score_is_certified() {
     let back = hanabi_solver::batch::read_records(line.as_bytes(), "line").unwrap();
     assert_eq!(back.entries[0].outcome, record.outcome);
     // Without it, none.
-    let plain = analysis::seed_record("p6v2s446", &rules, &game, &config(), None, false).unwrap();
+    let plain = analysis::seed_record(
+        "p6v2s446",
+        &rules,
+        &game,
+        &config(),
+        SatPlan::default(),
+        false,
+    )
+    .unwrap();
     assert_eq!(plain.outcome.certificate, None);
     // A winnable seed has no bound below the perfect score to certify.
     let won = Problem::new(&source("p6v2s1")).unwrap();

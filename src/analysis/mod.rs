@@ -50,7 +50,8 @@ pub fn solve(
     sat_after: Option<Duration>,
     certify: bool,
 ) -> Result<SolveReport, AnalysisError> {
-    let decided = portfolio::decide(&problem.deal, &problem.state, config, sat_after)
+    let plan = portfolio::SatPlan::after(sat_after);
+    let decided = portfolio::decide(&problem.deal, &problem.state, config, plan)
         .map_err(|e| AnalysisError::Internal(e.to_string()))?;
     let reason = loss_reason(problem, &decided.solution, deadline)
         .map_err(|e| AnalysisError::Internal(e.to_string()))?;
@@ -98,7 +99,7 @@ pub fn loss_reason(
 
 /// Solves the deal of `seed` under `rules` as one record of a batch of seeds (`game` says which
 /// rules they are), after checking that the line finishes the game at the score claimed. A deal
-/// the search has not settled after `sat_after` gets the SAT solver beside it
+/// the search has not settled after `plan.after` gets the SAT solver beside it
 /// ([`portfolio::decide`]). With `certify`, a best score proven below the perfect score gets
 /// a checked proof ([`certify_upper_bound`]), with the time limit's length of its own.
 pub fn seed_record(
@@ -106,12 +107,12 @@ pub fn seed_record(
     rules: &Rules,
     game: &Game,
     config: &SolveConfig,
-    sat_after: Option<Duration>,
+    plan: portfolio::SatPlan,
     certify: bool,
 ) -> Result<Record, AnalysisError> {
     let problem = Problem::from_seed(seed, rules.clone())?;
     let (deal, state) = (&problem.deal, &problem.state);
-    let decided = portfolio::decide(deal, state, config, sat_after)
+    let decided = portfolio::decide(deal, state, config, plan)
         .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?;
     let solution = decided.solution;
     let mut s = *state;
