@@ -209,8 +209,10 @@ pub fn decide(
     let many_players = deal.rules.players >= TWO_FORMULAS_FROM;
     let draws_modelled = sat::draws::DrawEncoding::models(deal);
     let two_formulas = config.threads > 1 && many_players && draws_modelled;
-    // Where the SAT solver has a core of its own, the search hands its core over later.
+    // Where the SAT solver has a core of its own, the search hands its core over later; it
+    // then stops at this flag, not at `cancel` (see `search_then_draws`).
     let hands_over = own_core && many_players && draws_modelled;
+    let search_stop = Arc::new(AtomicBool::new(false));
     let config = SolveConfig {
         cancel: Some(cancel.clone()),
         ceiling: Some(ceiling.clone()),
@@ -251,11 +253,22 @@ pub fn decide(
             } else {
                 sat_bounds(deal, state, &stop, &ceiling, Asking::Turns)?
             };
-            // A line found has already stopped the search (`sat_bounds`).
+            // A line found has already stopped the search (`sat_bounds`), or, where the search
+            // has a flag of its own, stops it now.
+            if hands_over && cancel.load(Ordering::Relaxed) {
+                search_stop.store(true, Ordering::Relaxed);
+            }
             Ok(bounds)
         });
         let (mut solution, handed_over) = if hands_over {
-            search_then_draws(deal, state, &config, start, &ceiling, &cancel)
+            search_then_draws(
+                deal,
+                state,
+                &config,
+                start,
+                &ceiling,
+                (&cancel, &search_stop),
+            )
         } else {
             (
                 search::solve(deal, state, &config),
@@ -282,25 +295,24 @@ pub fn decide(
 
 /// The search on its own core until [`HANDS_OVER_AFTER`] (or the time limit, if sooner), then,
 /// where it has not settled the deal and the SAT solver beside it has not either, the per-draw
-/// formula on the same core until the time limit. The search gets a cancel flag of its own:
-/// it raises the one it is given when it stops at its shorter limit, and that one must stay
-/// down for the SAT solver beside it, which goes on. So a line the per-turn formula finds
-/// meanwhile does not stop the search at once: it stops at its limit, and the deal is
-/// settled then (at most [`HANDS_OVER_AFTER`] less the SAT solver's start of a core's time).
+/// formula on the same core until the time limit. The search stops at a flag of its own,
+/// `search_stop`, not at `cancel`: it raises the flag it is given when it stops at its shorter
+/// limit, and `cancel` must stay down for the SAT solver beside it, which goes on. A line that
+/// solver finds raises `cancel`, and the SAT thread then raises `search_stop` too.
 fn search_then_draws(
     deal: &Deal,
     state: &State,
     config: &SolveConfig,
     start: Instant,
     ceiling: &Arc<Ceiling>,
-    cancel: &Arc<AtomicBool>,
+    (cancel, search_stop): (&Arc<AtomicBool>, &Arc<AtomicBool>),
 ) -> (Solution, Result<SatBounds, SatError>) {
     let limit = config
         .time_limit
         .map_or(HANDS_OVER_AFTER, |l| l.min(HANDS_OVER_AFTER));
     let first = SolveConfig {
         time_limit: Some(limit),
-        cancel: Some(Arc::new(AtomicBool::new(false))),
+        cancel: Some(search_stop.clone()),
         ..config.clone()
     };
     let solution = search::solve(deal, state, &first);
