@@ -63,7 +63,7 @@ pub struct SeedsArgs {
           value_parser = clap::value_parser!(u8).range(1..=2))]
     pub cores_per_seed: u8,
     /// Memory cap of each seed's transposition table, in MiB (default: 4096 shared by the
-    /// --threads seeds solved at once, at most solve's 1024 each: 1024 with up to 4 threads,
+    /// seeds solved at once, at most solve's 1024 each: 1024 with up to 4 threads,
     /// 256 with 16). A seed whose search outgrows its table starts the table afresh and slows
     /// down, which matters for long time limits.
     #[arg(long, value_name = "MIB")]
