@@ -218,6 +218,13 @@ pub fn decide(
         ceiling: Some(ceiling.clone()),
         ..config.clone()
     };
+    // When every SAT question gives up: the time limit, or a line that settles the deal.
+    let stop = Stop {
+        deadline: deadline_after(start, config.time_limit),
+        cancel: Some(cancel.clone()),
+        below: None,
+        conflicts: None,
+    };
     // Set (and signalled) when the search has returned: whether it settled the best score.
     let finished: (Mutex<Option<bool>>, Condvar) = (Mutex::new(None), Condvar::new());
     let (solution, sat) = std::thread::scope(|scope| {
@@ -234,12 +241,6 @@ pub fn decide(
             if steps_aside {
                 ceiling.step_aside();
             }
-            let stop = Stop {
-                deadline: deadline_after(start, config.time_limit),
-                cancel: Some(cancel.clone()),
-                below: None,
-                conflicts: None,
-            };
             let bounds = if two_formulas {
                 // The per-turn formula tends to find lines sooner, the per-draw one to refute
                 // sooner: each asks in its own thread, and what either settles stops the other.
@@ -261,14 +262,7 @@ pub fn decide(
             Ok(bounds)
         });
         let (mut solution, handed_over) = if hands_over {
-            search_then_draws(
-                deal,
-                state,
-                &config,
-                start,
-                &ceiling,
-                (&cancel, &search_stop),
-            )
+            search_then_draws(deal, state, &config, &ceiling, &stop, &search_stop)
         } else {
             (
                 search::solve(deal, state, &config),
@@ -295,17 +289,18 @@ pub fn decide(
 
 /// The search on its own core until [`HANDS_OVER_AFTER`] (or the time limit, if sooner), then,
 /// where it has not settled the deal and the SAT solver beside it has not either, the per-draw
-/// formula on the same core until the time limit. The search stops at a flag of its own,
-/// `search_stop`, not at `cancel`: it raises the flag it is given when it stops at its shorter
-/// limit, and `cancel` must stay down for the SAT solver beside it, which goes on. A line that
-/// solver finds raises `cancel`, and the SAT thread then raises `search_stop` too.
+/// formula on the same core until `stop`. The search stops at a flag of its own,
+/// `search_stop`, not at `stop`'s cancel flag: it raises the flag it is given when it stops at
+/// its shorter limit, and the cancel flag must stay down for the SAT solver beside it, which
+/// goes on. A line that solver finds raises the cancel flag, and the SAT thread then raises
+/// `search_stop` too.
 fn search_then_draws(
     deal: &Deal,
     state: &State,
     config: &SolveConfig,
-    start: Instant,
     ceiling: &Arc<Ceiling>,
-    (cancel, search_stop): (&Arc<AtomicBool>, &Arc<AtomicBool>),
+    stop: &Stop,
+    search_stop: &Arc<AtomicBool>,
 ) -> (Solution, Result<SatBounds, SatError>) {
     let limit = config
         .time_limit
@@ -316,16 +311,14 @@ fn search_then_draws(
         ..config.clone()
     };
     let solution = search::solve(deal, state, &first);
-    if solution.proven || cancel.load(Ordering::Relaxed) {
+    let settled_by_sat = stop
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed));
+    if solution.proven || settled_by_sat {
         return (solution, Ok(SatBounds::default()));
     }
-    let stop = Stop {
-        deadline: deadline_after(start, config.time_limit),
-        cancel: Some(cancel.clone()),
-        below: None,
-        conflicts: None,
-    };
-    let bounds = sat_bounds(deal, state, &stop, ceiling, Asking::Draws);
+    let bounds = sat_bounds(deal, state, stop, ceiling, Asking::Draws);
     (solution, bounds)
 }
 

@@ -422,21 +422,20 @@ fn a_seed_line_exports_and_writes_positions_of_itself() {
     }
 }
 
+/// The record `seeds` would write for `seed` under `rules`: the search alone, `config()`'s
+/// limits, with or without `certify`.
+fn plain_record(seed: &str, rules: &Rules, certify: bool) -> hanabi_solver::batch::Record {
+    let game = Game::of(rules);
+    analysis::seed_record(seed, rules, &game, &config(), SatPlan::default(), certify).unwrap()
+}
+
 #[test]
 fn a_seed_record_agrees_with_the_report() {
     let rules = no_variant(2);
     let p = Problem::new(&seed_source("p2v0s731")).unwrap();
     let report = analysis::solve(&p, &config(), None, None, false).unwrap();
     let game = Game::of(&rules);
-    let record = analysis::seed_record(
-        "p2v0s731",
-        &rules,
-        &game,
-        &config(),
-        SatPlan::default(),
-        false,
-    )
-    .unwrap();
+    let record = plain_record("p2v0s731", &rules, false);
     assert_eq!(Some(&record.deck), report.deck.as_ref());
     assert_eq!(record.outcome.max_score, report.max_score);
     assert_eq!(record.outcome.winnable, report.winnable);
@@ -790,7 +789,6 @@ fn black(players: u8) -> Rules {
 #[test]
 fn a_bound_below_the_perfect_score_is_certified() {
     let rules = black(6);
-    let game = Game::of(&rules);
     // p6v2s446: 26 of 30, its fives drawn too late.
     let source = |seed: &str| Source::Seed {
         seed: seed.to_string(),
@@ -801,15 +799,7 @@ fn a_bound_below_the_perfect_score_is_certified() {
     assert_eq!((report.max_score, report.proven), (26, true));
     let c = report.certificate.as_ref().expect("a certificate");
     assert!(c.checked && c.score == 27 && c.proof_bytes > 0, "{c:?}");
-    let record = analysis::seed_record(
-        "p6v2s446",
-        &rules,
-        &game,
-        &config(),
-        SatPlan::default(),
-        true,
-    )
-    .unwrap();
+    let record = plain_record("p6v2s446", &rules, true);
     assert_eq!(
         record.outcome.certificate.as_ref().map(|c| c.score),
         Some(27)
@@ -818,15 +808,7 @@ fn a_bound_below_the_perfect_score_is_certified() {
     let back = hanabi_solver::batch::read_records(line.as_bytes(), "line").unwrap();
     assert_eq!(back.entries[0].outcome, record.outcome);
     // Without it, none.
-    let plain = analysis::seed_record(
-        "p6v2s446",
-        &rules,
-        &game,
-        &config(),
-        SatPlan::default(),
-        false,
-    )
-    .unwrap();
+    let plain = plain_record("p6v2s446", &rules, false);
     assert_eq!(plain.outcome.certificate, None);
     // A winnable seed has no bound below the perfect score to certify.
     let won = Problem::new(&source("p6v2s1")).unwrap();
