@@ -15,6 +15,7 @@ pub mod position;
 pub mod sat;
 pub mod search;
 pub mod seed;
+pub mod spare_cores;
 pub mod state;
 
 pub use error::Error;

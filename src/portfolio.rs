@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::sat::{self, Decision, Expect, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
+use crate::spare_cores::SpareCores;
 use crate::state::{Action, Deal, State};
 
 /// Which solver settled a deal.
@@ -29,6 +30,9 @@ pub enum DecidedBy {
 pub struct Decided {
     pub solution: Solution,
     pub by: DecidedBy,
+    /// How long a core lent by the batch worked on the deal ([`SatPlan::spare`]), beside the
+    /// deal's own: solving time the deal's `seconds` do not count.
+    pub lent_seconds: f64,
 }
 
 /// With 2 players, the SAT solver joins the search only where the time limit leaves it at
@@ -99,8 +103,8 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 pub const LADDER_STEPS: u8 = 2;
 
 /// When and where the SAT solver joins the search ([`decide`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SatPlan {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SatPlan<'a> {
     /// Join a search that has not settled the deal after this long; `None`: the search alone.
     pub after: Option<Duration>,
     /// The deal has a second core of its own beside the search's single thread (a batch
@@ -109,14 +113,20 @@ pub struct SatPlan {
     /// where the two share one), until [`HANDS_OVER_AFTER`], when it gives its core to the
     /// per-draw formula ([`crate::sat::Formula`]).
     pub own_core: bool,
+    /// The batch's workers lend their cores to its hard seeds: a deal of
+    /// [`TWO_FORMULAS_FROM`] players or more that one core has not settled after
+    /// [`SpareCores::after`] (and `after`) asks for a second, and the per-draw formula runs
+    /// there.
+    pub spare: Option<&'a SpareCores>,
 }
 
-impl SatPlan {
+impl SatPlan<'_> {
     /// The SAT solver after `after` (if any), sharing the deal's cores with the search.
-    pub fn after(after: Option<Duration>) -> SatPlan {
+    pub fn after(after: Option<Duration>) -> SatPlan<'static> {
         SatPlan {
             after,
             own_core: false,
+            spare: None,
         }
     }
 }
@@ -131,6 +141,11 @@ impl SatPlan {
 /// 10 (and 10) undecided, the search keeping its core to the end 13, and two seeds at once
 /// with one core each (the default) 20.
 pub const HANDS_OVER_AFTER: Duration = Duration::from_millis(900);
+
+/// Where a batch lends cores to its hard seeds ([`SatPlan::spare`]), a deal of
+/// [`TWO_FORMULAS_FROM`] players or more that one core has not settled this long after its
+/// start asks for a second core, for the per-draw formula ([`SpareCores::new`]).
+pub const BORROWS_AFTER: Duration = HANDS_OVER_AFTER;
 
 /// Which formula a SAT thread asks ([`Formula`]).
 ///
@@ -184,8 +199,10 @@ struct SatBounds {
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
 /// at a time, the per-turn one ([`Asking`]), unless the deal has a core of its own for it
 /// ([`SatPlan::own_core`]): then the search keeps its core, and hands it to the per-draw
-/// formula after [`HANDS_OVER_AFTER`]. Where the SAT encoding does not model the rules (or
-/// `plan.after` is `None`), this is the search alone.
+/// formula after [`HANDS_OVER_AFTER`]. Where the batch lends cores ([`SatPlan::spare`]), a
+/// deal of [`TWO_FORMULAS_FROM`] players or more still open after [`SpareCores::after`] asks
+/// for one, and runs the per-draw formula there once it is lent. Where the SAT encoding does
+/// not model the rules (or `plan.after` is `None`), this is the search alone.
 ///
 /// The error is a SAT line that does not reach its score under the rules: a fault in the
 /// encoding, which must not pass silently (nothing the SAT solver says can then be trusted).
@@ -193,134 +210,243 @@ pub fn decide(
     deal: &Deal,
     state: &State,
     config: &SolveConfig,
-    plan: SatPlan,
+    plan: SatPlan<'_>,
 ) -> Result<Decided, SatError> {
     let modelled = sat::encode::applies(deal, state).is_ok();
     let joins = |after: &Duration| sat_joins(deal.rules.players, config.time_limit, *after);
     let Some(sat_after) = plan.after.filter(|after| modelled && joins(after)) else {
         return Ok(searched(search::solve(deal, state, config)));
     };
-    let start = Instant::now();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
-    let own_core = plan.own_core && config.threads == 1;
-    let steps_aside =
-        deal.rules.players >= SEARCH_STEPS_ASIDE_FROM && config.threads == 1 && !own_core;
-    let many_players = deal.rules.players >= TWO_FORMULAS_FROM;
-    let draws_modelled = sat::draws::DrawEncoding::models(deal);
-    let two_formulas = config.threads > 1 && many_players && draws_modelled;
-    // Where the SAT solver has a core of its own, the search hands its core over later; it
-    // then stops at this flag, not at `cancel` (see `search_then_draws`).
-    let hands_over = own_core && many_players && draws_modelled;
-    let search_stop = Arc::new(AtomicBool::new(false));
-    let config = SolveConfig {
-        cancel: Some(cancel.clone()),
-        ceiling: Some(ceiling.clone()),
-        ..config.clone()
-    };
-    // When every SAT question gives up: the time limit, or a line that settles the deal.
-    let stop = Stop {
-        deadline: deadline_after(start, config.time_limit),
-        cancel: Some(cancel.clone()),
-        below: None,
-        conflicts: None,
-    };
-    // Set (and signalled) when the search has returned: whether it settled the best score.
-    let finished: (Mutex<Option<bool>>, Condvar) = (Mutex::new(None), Condvar::new());
-    let (solution, sat) = std::thread::scope(|scope| {
-        let sat = scope.spawn(|| {
-            let (lock, signal) = &finished;
-            let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-            let (guard, _) = signal
-                .wait_timeout_while(guard, sat_after, |done| done.is_none())
-                .unwrap_or_else(|e| e.into_inner());
-            if *guard == Some(true) {
-                return Ok(SatBounds::default());
-            }
-            drop(guard);
-            if steps_aside {
-                ceiling.step_aside();
-            }
-            let bounds = if two_formulas {
-                // The per-turn formula tends to find lines sooner, the per-draw one to refute
-                // sooner: each asks in its own thread, and what either settles stops the other.
-                std::thread::scope(|inner| {
-                    let turns =
-                        inner.spawn(|| sat_bounds(deal, state, &stop, &ceiling, Asking::Turns));
-                    let draws = sat_bounds(deal, state, &stop, &ceiling, Asking::Draws);
-                    let turns = turns.join().expect("the SAT thread does not panic");
-                    Ok::<_, SatError>(SatBounds::merge(turns?, draws?))
-                })?
-            } else {
-                sat_bounds(deal, state, &stop, &ceiling, Asking::Turns)?
-            };
-            // A line found has already stopped the search (`sat_bounds`), or, where the search
-            // has a flag of its own, stops it now.
-            if hands_over && cancel.load(Ordering::Relaxed) {
-                search_stop.store(true, Ordering::Relaxed);
-            }
-            Ok(bounds)
-        });
-        let (mut solution, handed_over) = if hands_over {
-            search_then_draws(deal, state, &config, &ceiling, &stop, &search_stop)
-        } else {
-            (
-                search::solve(deal, state, &config),
-                Ok(SatBounds::default()),
-            )
-        };
-        let (lock, signal) = &finished;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(solution.proven);
-        signal.notify_all();
-        if solution.proven {
-            // Nothing is left for the SAT solver to settle.
-            cancel.store(true, Ordering::Relaxed);
-        }
-        let sat = sat.join().expect("the SAT thread does not panic");
-        if hands_over && !solution.proven {
-            // The search stopped at its shorter limit: the deal's time is the SAT solvers'.
-            solution.seconds = start.elapsed().as_secs_f64();
-        }
-        let sat = sat.and_then(|sat| Ok(SatBounds::merge(sat, handed_over?)));
-        (solution, sat)
-    });
-    Ok(combine(solution, sat?, ceiling.own_bound(), start))
+    Race::new(deal, state, config, sat_after, plan).run()
 }
 
-/// The search on its own core until [`HANDS_OVER_AFTER`] (or the time limit, if sooner), then,
-/// where it has not settled the deal and the SAT solver beside it has not either, the per-draw
-/// formula on the same core until `stop`. The search stops at a flag of its own,
-/// `search_stop`, not at `stop`'s cancel flag: it raises the flag it is given when it stops at
-/// its shorter limit, and the cancel flag must stay down for the SAT solver beside it, which
-/// goes on. A line that solver finds raises the cancel flag, and the SAT thread then raises
-/// `search_stop` too.
-fn search_then_draws(
-    deal: &Deal,
-    state: &State,
-    config: &SolveConfig,
-    ceiling: &Arc<Ceiling>,
-    stop: &Stop,
-    search_stop: &Arc<AtomicBool>,
-) -> (Solution, Result<SatBounds, SatError>) {
-    let limit = config
-        .time_limit
-        .map_or(HANDS_OVER_AFTER, |l| l.min(HANDS_OVER_AFTER));
-    let first = SolveConfig {
-        time_limit: Some(limit),
-        cancel: Some(search_stop.clone()),
-        ..config.clone()
-    };
-    let solution = search::solve(deal, state, &first);
-    let settled_by_sat = stop
-        .cancel
-        .as_ref()
-        .is_some_and(|c| c.load(Ordering::Relaxed));
-    if solution.proven || settled_by_sat {
-        return (solution, Ok(SatBounds::default()));
-    }
-    let bounds = sat_bounds(deal, state, stop, ceiling, Asking::Draws);
-    (solution, bounds)
+/// Which threads work on a deal beside the search, and what each asks ([`decide`]).
+#[derive(Clone, Copy, Debug)]
+struct Roles<'a> {
+    /// The single-threaded search leaves its core to the SAT solver once it joins
+    /// ([`SEARCH_STEPS_ASIDE_FROM`]).
+    steps_aside: bool,
+    /// Two SAT threads, one per formula (a search with several threads).
+    two_formulas: bool,
+    /// The search hands its core to the per-draw formula at [`HANDS_OVER_AFTER`] (the SAT
+    /// solver has a core of its own).
+    hands_over: bool,
+    /// The cores the batch lends, where this deal may borrow one.
+    spare: Option<&'a SpareCores>,
 }
+
+impl<'a> Roles<'a> {
+    fn of(deal: &Deal, config: &SolveConfig, plan: SatPlan<'a>) -> Roles<'a> {
+        let players = deal.rules.players;
+        let single = config.threads == 1;
+        let own_core = plan.own_core && single;
+        let draws = players >= TWO_FORMULAS_FROM && sat::draws::DrawEncoding::models(deal);
+        Roles {
+            steps_aside: players >= SEARCH_STEPS_ASIDE_FROM && single && !own_core,
+            two_formulas: !single && draws,
+            hands_over: own_core && draws,
+            spare: plan.spare.filter(|_| single && !own_core && draws),
+        }
+    }
+
+    /// Whether a second thread beside the SAT solver's works on the deal
+    /// ([`Race::second_core`]): to tell the search when to hand its core over, or to borrow
+    /// a core.
+    fn second_core(&self) -> bool {
+        self.hands_over || self.spare.is_some()
+    }
+}
+
+/// The threads deciding one deal ([`decide`]), and what they share.
+struct Race<'a> {
+    deal: &'a Deal,
+    state: &'a State,
+    /// The search's configuration, with its stop flag and the ceiling.
+    config: SolveConfig,
+    roles: Roles<'a>,
+    start: Instant,
+    sat_after: Duration,
+    ceiling: Arc<Ceiling>,
+    /// Raised once the deal is settled: every SAT question gives up.
+    cancel: Arc<AtomicBool>,
+    /// When every SAT question gives up: the time limit, or `cancel`.
+    stop: Stop,
+    /// Where the search hands its core over, the flag it stops at instead of `cancel`,
+    /// which must stay down for the SAT solver beside it: raised to hand over, and whenever
+    /// `cancel` is.
+    search_stop: Arc<AtomicBool>,
+    /// Raised when the search is to hand its core to the per-draw formula.
+    hand_over: AtomicBool,
+    /// Set (and signalled) when the search has returned: whether it settled the best score.
+    finished: (Mutex<Option<bool>>, Condvar),
+}
+
+impl<'a> Race<'a> {
+    fn new(
+        deal: &'a Deal,
+        state: &'a State,
+        config: &SolveConfig,
+        sat_after: Duration,
+        plan: SatPlan<'a>,
+    ) -> Race<'a> {
+        let start = Instant::now();
+        let roles = Roles::of(deal, config, plan);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let search_stop = Arc::new(AtomicBool::new(false));
+        let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
+        let stops_at = if roles.hands_over {
+            &search_stop
+        } else {
+            &cancel
+        };
+        let config = SolveConfig {
+            cancel: Some(stops_at.clone()),
+            ceiling: Some(ceiling.clone()),
+            ..config.clone()
+        };
+        let stop = Stop {
+            deadline: deadline_after(start, config.time_limit),
+            cancel: Some(cancel.clone()),
+            below: None,
+            conflicts: None,
+        };
+        Race {
+            deal,
+            state,
+            config,
+            roles,
+            start,
+            sat_after,
+            ceiling,
+            cancel,
+            stop,
+            search_stop,
+            hand_over: AtomicBool::new(false),
+            finished: (Mutex::new(None), Condvar::new()),
+        }
+    }
+
+    /// The search, the SAT solver beside it and, where there is one, the second thread beside
+    /// it ([`Race::second_core`]); their bounds combined.
+    fn run(&self) -> Result<Decided, SatError> {
+        let (mut solution, searched_on, sat, second) = std::thread::scope(|scope| {
+            let sat = scope.spawn(|| self.sat_thread());
+            let second = self
+                .roles
+                .second_core()
+                .then(|| scope.spawn(|| self.second_core()));
+            let (solution, searched_on) = self.search_thread();
+            let (lock, signal) = &self.finished;
+            *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(solution.proven);
+            signal.notify_all();
+            if solution.proven {
+                // Nothing is left for the SAT solver to settle.
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+            let sat = sat.join().expect("the SAT thread does not panic");
+            let second = second.map(|t| t.join().expect("the SAT thread does not panic"));
+            (solution, searched_on, sat, second)
+        });
+        if self.hand_over.load(Ordering::Relaxed) && !solution.proven {
+            // The search stopped at its shorter limit: the deal's time is the SAT solvers'.
+            solution.seconds = self.start.elapsed().as_secs_f64();
+        }
+        let (second, lent) = second.unwrap_or(Ok(Default::default()))?;
+        let bounds = SatBounds::merge(SatBounds::merge(sat?, searched_on?), second);
+        Ok(Decided {
+            lent_seconds: lent.as_secs_f64(),
+            ..combine(solution, bounds, self.ceiling.own_bound(), self.start)
+        })
+    }
+
+    /// The search on the deal's first core, then, where it handed that core over and the
+    /// deal is still open, the per-draw formula on it.
+    fn search_thread(&self) -> (Solution, Result<SatBounds, SatError>) {
+        let solution = search::solve(self.deal, self.state, &self.config);
+        let settled = solution.proven || self.cancel.load(Ordering::Relaxed);
+        if settled || !self.hand_over.load(Ordering::Relaxed) {
+            return (solution, Ok(SatBounds::default()));
+        }
+        (solution, self.ask(Asking::Draws))
+    }
+
+    /// The SAT solver from `sat_after`, where the search has not settled the deal by then, on
+    /// the search's core, which the search leaves it where it steps aside; both formulas at
+    /// once where the search has several threads.
+    fn sat_thread(&self) -> Result<SatBounds, SatError> {
+        let (lock, signal) = &self.finished;
+        let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = signal
+            .wait_timeout_while(guard, self.sat_after, |done| done.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        if *guard == Some(true) {
+            return Ok(SatBounds::default());
+        }
+        drop(guard);
+        if self.roles.steps_aside {
+            self.ceiling.step_aside();
+        }
+        if !self.roles.two_formulas {
+            return self.ask(Asking::Turns);
+        }
+        // The per-turn formula tends to find lines sooner, the per-draw one to refute sooner:
+        // each asks in its own thread, and what either settles stops the other.
+        std::thread::scope(|inner| {
+            let turns = inner.spawn(|| self.ask(Asking::Turns));
+            let draws = self.ask(Asking::Draws);
+            let turns = turns.join().expect("the SAT thread does not panic");
+            Ok(SatBounds::merge(turns?, draws?))
+        })
+    }
+
+    /// Where the SAT solver has a core of its own: at [`HANDS_OVER_AFTER`], tells the search
+    /// to hand its core to the per-draw formula. Where the batch lends cores: from
+    /// [`SpareCores::after`] (and not before the SAT solver joins), asks for one and runs the
+    /// per-draw formula there. What it proved, and how long it held a core lent.
+    fn second_core(&self) -> Result<(SatBounds, Duration), SatError> {
+        let Some(spare) = self.roles.spare else {
+            if self.wait_until(self.start + HANDS_OVER_AFTER) {
+                self.hand_over.store(true, Ordering::Relaxed);
+                self.search_stop.store(true, Ordering::Relaxed);
+            }
+            return Ok(Default::default());
+        };
+        let not_before = self.start + spare.after().max(self.sat_after);
+        let Some(loan) = spare.borrow(not_before, self.stop.deadline, &self.cancel) else {
+            return Ok(Default::default());
+        };
+        let bounds = self.ask(Asking::Draws)?;
+        Ok((bounds, loan.held()))
+    }
+
+    /// Waits until `then`: whether the deal is still open then, and time is left.
+    fn wait_until(&self, then: Instant) -> bool {
+        loop {
+            let over = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
+            if over || self.cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            let now = Instant::now();
+            if now >= then {
+                return true;
+            }
+            std::thread::sleep(WAIT_POLL.min(then - now));
+        }
+    }
+
+    /// The SAT solver's bounds, asking `asking`'s formula ([`sat_bounds`]); a line it finds
+    /// stops the search, whichever flag it stops at.
+    fn ask(&self, asking: Asking) -> Result<SatBounds, SatError> {
+        let bounds = sat_bounds(self.deal, self.state, &self.stop, &self.ceiling, asking);
+        if self.cancel.load(Ordering::Relaxed) {
+            self.search_stop.store(true, Ordering::Relaxed);
+        }
+        bounds
+    }
+}
+
+/// How often the thread that tells the search to hand its core over looks at the clock.
+const WAIT_POLL: Duration = Duration::from_millis(5);
 
 /// The SAT solver's bounds on the best score from `state`: from the highest score still open
 /// down, one point at a time, until one is reached, or until `stop`. Each score out of reach
@@ -406,7 +532,11 @@ fn searched(solution: Solution) -> Decided {
     } else {
         DecidedBy::Neither
     };
-    Decided { solution, by }
+    Decided {
+        solution,
+        by,
+        lent_seconds: 0.0,
+    }
 }
 
 /// The search's solution narrowed by the SAT solver's bounds. `own_bound` is the upper bound
@@ -444,6 +574,7 @@ fn combine(
         Decided {
             solution,
             by: DecidedBy::Sat,
+            lent_seconds: 0.0,
         }
     } else {
         searched(solution)

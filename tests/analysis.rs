@@ -3,6 +3,7 @@
 //! `solve --json` prints (keys in the order it prints them) and their lines replay.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use hanabi_solver::analysis::{
@@ -17,6 +18,7 @@ use hanabi_solver::portfolio::SatPlan;
 use hanabi_solver::position;
 use hanabi_solver::search::SolveConfig;
 use hanabi_solver::seed::shuffled_deck;
+use hanabi_solver::spare_cores::SpareCores;
 use hanabi_solver::state::Deal;
 use serde::Serialize;
 
@@ -491,6 +493,26 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
         analysis::seed_record("p5v2s202", &rules, &game, &cut, own_core, false).unwrap();
     assert_eq!(with_core.outcome.winnable, Some(true));
     assert!(with_core.outcome.proven && with_core.outcome.by_sat);
+    // With a core lent by the batch's other worker once it asks (at once here), the same.
+    let spare = SpareCores::new(Duration::ZERO);
+    let done = AtomicBool::new(false);
+    let lent = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                spare.lend_while_asked();
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        });
+        let lending = SatPlan {
+            spare: Some(&spare),
+            ..at_once
+        };
+        let lent = analysis::seed_record("p5v2s202", &rules, &game, &cut, lending, false);
+        done.store(true, Ordering::Relaxed);
+        lent.unwrap()
+    });
+    assert_eq!(lent.outcome.winnable, Some(true));
+    assert!(lent.outcome.proven && lent.outcome.by_sat);
     // A time limit that ends before the SAT solver would start keeps it out.
     let short = SolveConfig {
         time_limit: Some(Duration::from_millis(400)),

@@ -72,6 +72,7 @@ fn record(seed: &str, max: u8, proven: bool, seconds: f64) -> Record {
             upper_bound: if proven { max } else { 25 },
             nodes: 10,
             seconds,
+            lent_seconds: 0.0,
             reason: (proven && max < 25).then(|| "late-card".to_string()),
             by_sat: false,
             certificate: None,
@@ -115,6 +116,15 @@ fn records_round_trip_and_name_their_game() {
             ..r.entry()
         }]
     );
+    // The time of a core lent to the seed is written only where there was one.
+    assert!(v.get("lent_seconds").is_none(), "{line}");
+    let mut lent = r.clone();
+    lent.outcome.lent_seconds = 0.75;
+    let line = lent.to_line();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["lent_seconds"], 0.75);
+    let loaded = read_records(line.as_bytes(), "").unwrap();
+    assert_eq!(loaded.entries[0].outcome.lent_seconds, 0.75);
 }
 
 #[test]
@@ -338,6 +348,14 @@ fn summary_of_a_hand_made_batch() {
     assert!(close(s.total_seconds, 11.0));
     assert_eq!(s.nodes, 50);
     assert_eq!(s.winnable_share_max, 0.8);
+    // A core lent to a seed counts in the solving time, not in the seed's own time.
+    let mut lent = entries.clone();
+    lent[4].outcome.lent_seconds = 1.5;
+    let s = Summary::of(&lent);
+    assert_eq!((s.median_seconds, s.max_seconds), (0.3, 10.0));
+    assert!(close(s.total_seconds, 12.5));
+    assert!(close(s.lent_seconds, 1.5) && s.lent_a_core == 1);
+    assert!(close(s.seeds_per_thread_second.unwrap(), 5.0 / 12.5));
     let empty = Summary::of(&[]);
     assert_eq!((empty.seeds, empty.mean_max_score), (0, None));
 }

@@ -265,12 +265,14 @@ fn every_max_score_matches_solve() {
 }
 
 /// `--cores-per-seed 2` solves one seed at a time on the two threads, with the same answers as
-/// one core a seed (here on 4-player Black seeds, a few of which need the SAT solver at a
-/// small `--sat-after`), and says so in its speed line and `--json`; a value other than 1 or
-/// 2, or more cores a seed than threads, is a one-line error.
+/// one core a seed, with and without lending cores to the hard seeds (here on 4-player Black
+/// seeds, a few of which need the SAT solver at a small `--sat-after`), and says so in its
+/// speed line and `--json`; a value other than 1 or 2, or more cores a seed than threads, is a
+/// one-line error.
 #[test]
 fn two_cores_a_seed_give_the_same_answers() {
     let (one, two) = (Temp::new("one-core.jsonl"), Temp::new("two-cores.jsonl"));
+    let kept = Temp::new("no-lending.jsonl");
     let args = [
         "--players",
         "4",
@@ -290,8 +292,10 @@ fn two_cores_a_seed_give_the_same_answers() {
         ok(&seeds(&all))
     };
     with(&one, &[]);
+    with(&kept, &["--no-lending"]);
     let text = with(&two, &["--cores-per-seed", "2"]);
     assert_eq!(one.scores(), two.scores());
+    assert_eq!(one.scores(), kept.scores());
     assert_eq!(two.scores().len(), 12);
     assert!(two.records().iter().all(|r| r["proven"] == true));
     assert!(

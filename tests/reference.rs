@@ -1016,72 +1016,101 @@ fn unbounded() -> Tuning {
     }
 }
 
-/// The search cut to one node without bounds and the SAT solver beside it ([`portfolio::decide`]) find the
-/// reference's best score at random positions of random tiny games, with a line reaching it:
-/// with one thread, with two, where the two formulas race, and with one thread and a core of
-/// the SAT solver's own, where the search hands its core to the per-draw formula.
+/// The search cut to one node without bounds and the SAT solver beside it
+/// ([`portfolio::decide`]) find the reference's best score at random positions of random tiny
+/// games, with a line reaching it: with one thread, with two, where the two formulas race, with
+/// one thread and a core of the SAT solver's own, where the search hands its core to the
+/// per-draw formula, and with one thread and a core lent by another thread (`SpareCores`),
+/// where the per-draw formula runs on the core lent.
 #[test]
 fn sat_beside_a_cut_search_finds_the_best_score() {
-    use hanabi_solver::portfolio::{self, DecidedBy, SatPlan};
-    // One thread: the per-turn formula alone; two: both formulas race (the per-draw one
-    // outside endless mode), and either may settle a score; one with a core of the SAT
-    // solver's own: the per-turn formula, and the per-draw one once the search stops (at its
-    // one node, long before `HANDS_OVER_AFTER`).
-    for (threads, own_core) in [(1, false), (2, false), (1, true)] {
-        let mut rng = Rng(0xdec1de);
-        // No bounds and one node: the search settles only what its first greedy line settles.
-        let config = SolveConfig {
-            max_nodes: Some(1),
-            tuning: unbounded(),
-            threads,
-            ..SolveConfig::default()
-        };
-        let (mut by_sat, mut raced) = (0, 0);
-        for _ in 0..400 {
-            let game = |rng: &mut Rng| match rng.below(2) {
-                0 => random_single_copy_game(rng),
-                _ => random_tiny_game(rng, 12, Some(false)),
-            };
-            let (rules, deal, s) = modelled_position(&mut rng, game, 6);
-            let best = reference(&deal, &s, &mut HashMap::new());
+    use hanabi_solver::portfolio::SatPlan;
+    use hanabi_solver::spare_cores::SpareCores;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+    // A worker that lends its core whenever a deal asks, until the test is done; deals ask at
+    // once.
+    let spare = SpareCores::new(Duration::ZERO);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                spare.lend_while_asked();
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        });
+        // One thread: the per-turn formula alone; two: both formulas race (the per-draw one
+        // outside endless mode), and either may settle a score; one with a core of the SAT
+        // solver's own: the per-turn formula, and the per-draw one once the search stops (at
+        // its one node, long before `HANDS_OVER_AFTER`); one lending: the per-turn formula,
+        // and the per-draw one on the core lent.
+        let plans = [
+            (1, false, false),
+            (2, false, false),
+            (1, true, false),
+            (1, false, true),
+        ];
+        for (threads, own_core, lent) in plans {
             let plan = SatPlan {
-                after: Some(std::time::Duration::ZERO),
+                after: Some(Duration::ZERO),
                 own_core,
+                spare: lent.then_some(&spare),
             };
-            let decided = portfolio::decide(&deal, &s, &config, plan).unwrap();
-            let solution = decided.solution;
-            assert!(
-                solution.proven,
-                "position {s:?}, {threads} threads, {own_core}"
-            );
-            assert_eq!(
-                solution.max_score, best,
-                "position {s:?}, {threads} threads"
-            );
-            let end = final_state(&deal, &s, &solution.line).unwrap();
-            assert!(
-                end.is_over() && end.score(&rules) == best,
-                "position {s:?}, {threads} threads"
-            );
-            by_sat += usize::from(decided.by == DecidedBy::Sat);
-            raced += usize::from(
-                (threads > 1 || own_core)
-                    && rules.players >= portfolio::TWO_FORMULAS_FROM
-                    && decided.by == DecidedBy::Sat,
-            );
+            let loans = spare.loans();
+            cut_search_beside_sat(threads, plan);
+            // The per-draw formula ran on a lent core for some positions (a deal asks only
+            // where the per-draw formula models it, with 4 or more players).
+            assert_eq!(spare.loans() > loans, lent, "{plan:?}");
         }
-        assert!(
-            by_sat >= 30,
-            "the SAT solver settled only {by_sat} positions with {threads} threads"
-        );
-        // How many of the 4- to 6-player positions the race settles depends on the threads'
-        // timing (4 to 9 in runs with two threads, 2 with a core of the SAT solver's own), so
-        // only that it settles some is asserted.
-        assert!(
-            (threads == 1 && !own_core) || raced >= 1,
-            "only {raced} settled by the race ({threads} threads, own core {own_core})"
+        done.store(true, Ordering::Relaxed);
+    });
+}
+
+/// [`sat_beside_a_cut_search_finds_the_best_score`] for one plan, on 400 positions.
+fn cut_search_beside_sat(threads: usize, plan: hanabi_solver::portfolio::SatPlan<'_>) {
+    use hanabi_solver::portfolio::{self, DecidedBy};
+    let (own_core, lent) = (plan.own_core, plan.spare.is_some());
+    let mut rng = Rng(0xdec1de);
+    // No bounds and one node: the search settles only what its first greedy line settles.
+    let config = SolveConfig {
+        max_nodes: Some(1),
+        tuning: unbounded(),
+        threads,
+        ..SolveConfig::default()
+    };
+    let (mut by_sat, mut raced) = (0, 0);
+    for _ in 0..400 {
+        let game = |rng: &mut Rng| match rng.below(2) {
+            0 => random_single_copy_game(rng),
+            _ => random_tiny_game(rng, 12, Some(false)),
+        };
+        let (rules, deal, s) = modelled_position(&mut rng, game, 6);
+        let best = reference(&deal, &s, &mut HashMap::new());
+        let decided = portfolio::decide(&deal, &s, &config, plan).unwrap();
+        let solution = decided.solution;
+        let context = format!("position {s:?}, {threads} threads, {plan:?}");
+        assert!(solution.proven, "{context}");
+        assert_eq!(solution.max_score, best, "{context}");
+        let end = final_state(&deal, &s, &solution.line).unwrap();
+        assert!(end.is_over() && end.score(&rules) == best, "{context}");
+        by_sat += usize::from(decided.by == DecidedBy::Sat);
+        raced += usize::from(
+            (threads > 1 || own_core || lent)
+                && rules.players >= portfolio::TWO_FORMULAS_FROM
+                && decided.by == DecidedBy::Sat,
         );
     }
+    assert!(
+        by_sat >= 30,
+        "the SAT solver settled only {by_sat} positions with {threads} threads"
+    );
+    // How many of the 4- to 6-player positions the race settles depends on the threads'
+    // timing (4 to 9 in runs with two threads, 2 with a core of the SAT solver's own), so only
+    // that it settles some is asserted.
+    assert!(
+        (threads == 1 && !own_core && !lent) || raced >= 1,
+        "only {raced} settled by the race ({threads} threads, {plan:?})"
+    );
 }
 
 /// A ceiling proven by another solver (see `search::Ceiling`) changes no answer: set to the

@@ -129,6 +129,7 @@ pub fn seed_record(
     }
     let mut outcome = SeedResult::of(&solution);
     outcome.by_sat = decided.by == DecidedBy::Sat;
+    outcome.lent_seconds = decided.lent_seconds;
     outcome.reason = loss_reason(&problem, &solution, None)
         .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?
         .map(|r| r.name().to_string());

@@ -140,8 +140,12 @@ pub struct SeedResult {
     pub lower_bound: u8,
     pub upper_bound: u8,
     pub nodes: u64,
-    /// Time spent solving this seed (one thread).
+    /// Time spent solving this seed (one thread, or two at once where a second core was lent).
     pub seconds: f64,
+    /// Of the solving time, the time of a second core lent by the batch to this seed
+    /// (`seeds`' lending, [`crate::spare_cores`]), beside `seconds` of its own core.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lent_seconds: f64,
     /// For a seed proven not winnable: why, as [`crate::search::reason::LossReason::name`]
     /// gives it (absent when the solver could not tell, and in older files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -155,6 +159,11 @@ pub struct SeedResult {
     pub certificate: Option<Certificate>,
 }
 
+/// Whether a time is zero: a seed that was lent no core.
+fn is_zero(seconds: &f64) -> bool {
+    *seconds == 0.0
+}
+
 /// A [`SeedResult`] as a line holds it, before `winnable` is derived from the bounds.
 #[derive(Deserialize)]
 struct SeedResultFields {
@@ -165,6 +174,8 @@ struct SeedResultFields {
     upper_bound: u8,
     nodes: u64,
     seconds: f64,
+    #[serde(default)]
+    lent_seconds: f64,
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
@@ -184,6 +195,7 @@ impl From<SeedResultFields> for SeedResult {
             upper_bound: f.upper_bound,
             nodes: f.nodes,
             seconds: f.seconds,
+            lent_seconds: f.lent_seconds,
             reason: f.reason,
             by_sat: f.by_sat,
             certificate: f.certificate,
@@ -202,6 +214,7 @@ impl SeedResult {
             upper_bound: solution.upper_bound,
             nodes: solution.nodes,
             seconds: solution.seconds,
+            lent_seconds: 0.0,
             reason: None,
             by_sat: false,
             certificate: None,
@@ -579,9 +592,13 @@ pub struct Summary {
     pub median_seconds: f64,
     pub p99_seconds: f64,
     pub max_seconds: f64,
-    /// Solving time added over all seeds.
+    /// Solving time added over all seeds, the time of cores lent to them included.
     pub total_seconds: f64,
-    /// Seeds per second of one thread: `seeds / total_seconds`.
+    /// Of the solving time, the time of cores the batch lent to its hard seeds
+    /// ([`crate::spare_cores`]), and how many seeds were lent one.
+    pub lent_seconds: f64,
+    pub lent_a_core: usize,
+    /// Seeds per second of one thread (one core): `seeds / total_seconds`.
     pub seeds_per_thread_second: Option<f64>,
     pub nodes: u64,
     /// Seeds proven not winnable, by reason (see [`crate::search::reason`]); `unknown` for
@@ -617,7 +634,7 @@ impl Summary {
             .collect();
         let mut times: Vec<f64> = outcomes().map(|o| o.seconds).collect();
         times.sort_by(f64::total_cmp);
-        let total_seconds: f64 = times.iter().sum();
+        let total_seconds: f64 = outcomes().map(|o| o.seconds + o.lent_seconds).sum();
         let (lo, hi) = wilson_interval(winnable, n, Z95);
         Summary {
             seeds: n,
@@ -636,6 +653,8 @@ impl Summary {
             p99_seconds: percentile(&times, 99.0),
             max_seconds: times.last().copied().unwrap_or(0.0),
             total_seconds,
+            lent_seconds: outcomes().map(|o| o.lent_seconds).sum(),
+            lent_a_core: outcomes().filter(|o| o.lent_seconds > 0.0).count(),
             seeds_per_thread_second: (total_seconds > 0.0).then(|| n as f64 / total_seconds),
             nodes: outcomes().map(|o| o.nodes).sum(),
             loss_reasons: outcomes().filter(|o| o.proven_not_winnable()).fold(

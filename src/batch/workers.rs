@@ -3,6 +3,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use crate::spare_cores::SpareCores;
+
 /// Runs `solve` on every item of `todo` on `pool`'s threads and hands each result to `take`
 /// on the calling thread, in the order they finish.
 ///
@@ -12,9 +14,13 @@ use std::sync::mpsc;
 /// `take`, stops the threads from taking new items; it is returned once the items already
 /// started are done, and their results are still handed to `take` (a seed solved is not lost
 /// because another failed).
+///
+/// With `spare`, a thread done with an item first lends its core to any item that asks for
+/// one ([`SpareCores::lend_while_asked`]), and takes the next item once it has it back.
 pub fn solve_each<T, R, E>(
     pool: &rayon::ThreadPool,
     todo: &[T],
+    spare: Option<&SpareCores>,
     solve: impl Fn(&T) -> Result<R, E> + Sync,
     mut take: impl FnMut(R) -> Result<(), E>,
 ) -> Result<(), E>
@@ -33,6 +39,9 @@ where
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while !stop.load(Ordering::Relaxed) {
+                    if let Some(spare) = spare {
+                        spare.lend_while_asked();
+                    }
                     let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
@@ -78,6 +87,7 @@ mod tests {
         let result: Result<(), String> = solve_each(
             &pool(3),
             &todo,
+            None,
             |&i| Ok(i * i),
             |r| {
                 got.push(r);
@@ -89,6 +99,47 @@ mod tests {
         assert_eq!(got, todo.iter().map(|i| i * i).collect::<Vec<_>>());
     }
 
+    /// With spare cores, a worker done with its item lends its core to an item that asks for
+    /// one, and takes no new item until the loan is back: no other item finishes meanwhile.
+    #[test]
+    fn a_worker_lends_its_core_between_items() {
+        use crate::spare_cores::SpareCores;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::time::Instant;
+        let spare = SpareCores::new(Duration::ZERO);
+        let finished = AtomicUsize::new(0);
+        let never = AtomicBool::new(false);
+        let todo: Vec<u64> = (0..200).collect();
+        let result: Result<(), String> = solve_each(
+            &pool(2),
+            &todo,
+            Some(&spare),
+            |&i| {
+                if i == 0 {
+                    let until = Instant::now() + Duration::from_secs(10);
+                    let Some(loan) = spare.borrow(Instant::now(), Some(until), &never) else {
+                        return Err("no core was lent".to_string());
+                    };
+                    let before = finished.load(Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(50));
+                    let during = finished.load(Ordering::SeqCst) - before;
+                    drop(loan);
+                    return Ok(during);
+                }
+                let _ = slowly(i);
+                finished.fetch_add(1, Ordering::SeqCst);
+                Ok(0)
+            },
+            |during| {
+                assert_eq!(during, 0, "items finished while their worker lent its core");
+                Ok(())
+            },
+        );
+        assert_eq!(result, Ok(()));
+        assert_eq!(spare.loans(), 1);
+        assert_eq!(finished.load(Ordering::SeqCst), 199);
+    }
+
     #[test]
     fn the_first_error_stops_the_run() {
         let todo: Vec<u64> = (1..=10_000).collect();
@@ -96,6 +147,7 @@ mod tests {
         let result: Result<(), String> = solve_each(
             &pool(2),
             &todo,
+            None,
             |&i| {
                 slowly(if i == 5 {
                     Err(format!("item {i}"))
@@ -121,6 +173,7 @@ mod tests {
         let result: Result<(), String> = solve_each(
             &pool(2),
             &todo,
+            None,
             |&i| slowly(Ok(i)),
             |_| {
                 taken += 1;

@@ -19,10 +19,11 @@ use clap::Args;
 use hanabi_solver::analysis::seed_record;
 use hanabi_solver::batch::{self, Entry, Game, Shard, Summary};
 use hanabi_solver::game::rules::Rules;
-use hanabi_solver::portfolio::SatPlan;
+use hanabi_solver::portfolio::{self, SatPlan};
 use hanabi_solver::sat::proof::score_out_of_reach;
 use hanabi_solver::search::reason::LossReason;
 use hanabi_solver::search::SolveConfig;
+use hanabi_solver::spare_cores::SpareCores;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -62,6 +63,13 @@ pub struct SeedsArgs {
     #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u8).range(1..=2))]
     pub cores_per_seed: u8,
+    /// With one core a seed, never lend a core to a hard seed. By default a worker done with
+    /// its seed first lends its core to any seed that asks for one (with 4 or more players, a
+    /// seed one core has not settled in 0.9 s asks, for a second SAT formula) and takes the
+    /// next seed once the loan is back, so the few hard seeds get two cores and the others
+    /// one.
+    #[arg(long)]
+    pub no_lending: bool,
     /// Memory cap of each seed's transposition table, in MiB (default: 4096 shared by the
     /// seeds solved at once, at most solve's 1024 each: 1024 with up to 4 threads,
     /// 256 with 16). A seed whose search outgrows its table starts the table afresh and slows
@@ -442,8 +450,19 @@ fn print_summary(
     }
     writeln!(
         w,
-        "Time per seed: median {:.4} s, p99 {:.4} s, max {:.4} s (total {:.1} s)",
-        s.median_seconds, s.p99_seconds, s.max_seconds, s.total_seconds
+        "Time per seed: median {:.4} s, p99 {:.4} s, max {:.4} s (total {:.1} s{})",
+        s.median_seconds,
+        s.p99_seconds,
+        s.max_seconds,
+        s.total_seconds,
+        match s.lent_a_core {
+            0 => String::new(),
+            n => format!(
+                ", of which {:.1} s on a second core lent to {n} hard seed{}",
+                s.lent_seconds,
+                if n == 1 { "" } else { "s" }
+            ),
+        }
     )
 }
 
@@ -726,6 +745,8 @@ struct Plan {
     threads: usize,
     /// Cores each seed holds (`--cores-per-seed`).
     cores_per_seed: usize,
+    /// Workers lend their cores to the hard seeds (not `--no-lending`).
+    lending: bool,
     config: SolveConfig,
     sat_after: Option<Duration>,
     /// Certify the bounds below the perfect score with checked proofs (`--certify`).
@@ -776,6 +797,7 @@ impl Plan {
             range,
             threads,
             cores_per_seed,
+            lending: !args.no_lending,
             config,
             sat_after,
             certify: args.sat.certify,
@@ -802,12 +824,20 @@ impl Plan {
         (self.threads / self.cores_per_seed).min(seeds).max(1)
     }
 
-    /// When the SAT solver joins each seed's search, and whether on a core of its own.
-    fn sat_plan(&self) -> SatPlan {
+    /// When the SAT solver joins each seed's search, whether on a core of its own, and the
+    /// cores the workers lend, if they do.
+    fn sat_plan<'a>(&self, spare: Option<&'a SpareCores>) -> SatPlan<'a> {
         SatPlan {
             after: self.sat_after,
             own_core: self.cores_per_seed > 1,
+            spare,
         }
+    }
+
+    /// Whether the workers lend their cores to the hard seeds: with one core a seed, unless
+    /// `--no-lending`, where there is more than one worker to lend.
+    fn lends(&self, workers: usize) -> bool {
+        self.lending && self.cores_per_seed == 1 && workers > 1
     }
 
     /// Solves the seeds numbered `todo` on `pool`'s workers, one thread each, showing
@@ -822,16 +852,21 @@ impl Plan {
         let mut new: Vec<Entry> = Vec::new();
         let mut winnable = 0;
         let (rules, game, config) = (&self.rules, &self.game, &self.config);
+        let spare = self
+            .lends(pool.current_num_threads())
+            .then(|| SpareCores::new(portfolio::BORROWS_AFTER));
+        let spare = spare.as_ref();
         let solved = batch::solve_each(
             pool,
             todo,
+            spare,
             |&i| {
                 seed_record(
                     &self.name(i),
                     rules,
                     game,
                     config,
-                    self.sat_plan(),
+                    self.sat_plan(spare),
                     self.certify,
                 )
                 .map_err(anyhow::Error::from)
