@@ -326,15 +326,10 @@ impl<'a> Race<'a> {
         }
     }
 
-    /// The search, the SAT solver beside it and, where there is one, the second thread beside
-    /// it ([`Race::second_core`]); their bounds combined.
+    /// The search and the SAT solver beside it; their bounds combined.
     fn run(&self) -> Result<Decided, SatError> {
-        let (mut solution, searched_on, sat, second) = std::thread::scope(|scope| {
+        let (mut solution, searched_on, sat) = std::thread::scope(|scope| {
             let sat = scope.spawn(|| self.sat_thread());
-            let second = self
-                .roles
-                .second_core()
-                .then(|| scope.spawn(|| self.second_core()));
             let (solution, searched_on) = self.search_thread();
             let (lock, signal) = &self.finished;
             *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(solution.proven);
@@ -344,15 +339,14 @@ impl<'a> Race<'a> {
                 self.cancel.store(true, Ordering::Relaxed);
             }
             let sat = sat.join().expect("the SAT thread does not panic");
-            let second = second.map(|t| t.join().expect("the SAT thread does not panic"));
-            (solution, searched_on, sat, second)
+            (solution, searched_on, sat)
         });
         if self.hand_over.load(Ordering::Relaxed) && !solution.proven {
             // The search stopped at its shorter limit: the deal's time is the SAT solvers'.
             solution.seconds = self.start.elapsed().as_secs_f64();
         }
-        let (second, lent) = second.unwrap_or(Ok(Default::default()))?;
-        let bounds = SatBounds::merge(SatBounds::merge(sat?, searched_on?), second);
+        let (sat, lent) = sat?;
+        let bounds = SatBounds::merge(sat, searched_on?);
         Ok(Decided {
             lent_seconds: lent.as_secs_f64(),
             ..combine(solution, bounds, self.ceiling.own_bound(), self.start)
@@ -372,20 +366,41 @@ impl<'a> Race<'a> {
 
     /// The SAT solver from `sat_after`, where the search has not settled the deal by then, on
     /// the search's core, which the search leaves it where it steps aside; both formulas at
-    /// once where the search has several threads.
-    fn sat_thread(&self) -> Result<SatBounds, SatError> {
+    /// once where the search has several threads; and, where there is one, the second thread
+    /// beside it ([`Race::second_core`]). Their bounds, and how long a core was lent.
+    ///
+    /// The second thread starts only here, with the SAT solver: the easy deals, settled
+    /// before, pay for no more threads than before.
+    fn sat_thread(&self) -> Result<(SatBounds, Duration), SatError> {
         let (lock, signal) = &self.finished;
         let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
         let (guard, _) = signal
             .wait_timeout_while(guard, self.sat_after, |done| done.is_none())
             .unwrap_or_else(|e| e.into_inner());
         if *guard == Some(true) {
-            return Ok(SatBounds::default());
+            return Ok(Default::default());
         }
         drop(guard);
         if self.roles.steps_aside {
             self.ceiling.step_aside();
         }
+        std::thread::scope(|scope| {
+            let second = self
+                .roles
+                .second_core()
+                .then(|| scope.spawn(|| self.second_core()));
+            let bounds = self.sat_questions();
+            let Some(second) = second else {
+                return Ok((bounds?, Duration::ZERO));
+            };
+            let (second, lent) = second.join().expect("the SAT thread does not panic")?;
+            Ok((SatBounds::merge(bounds?, second), lent))
+        })
+    }
+
+    /// The SAT solver's questions: the per-turn formula's, or where the search has several
+    /// threads, both formulas'.
+    fn sat_questions(&self) -> Result<SatBounds, SatError> {
         if !self.roles.two_formulas {
             return self.ask(Asking::Turns);
         }
@@ -399,10 +414,10 @@ impl<'a> Race<'a> {
         })
     }
 
-    /// Where the SAT solver has a core of its own: at [`HANDS_OVER_AFTER`], tells the search
-    /// to hand its core to the per-draw formula. Where the batch lends cores: from
-    /// [`SpareCores::after`] (and not before the SAT solver joins), asks for one and runs the
-    /// per-draw formula there. What it proved, and how long it held a core lent.
+    /// Beside the SAT solver, once it has joined. Where it has a core of its own: at
+    /// [`HANDS_OVER_AFTER`], tells the search to hand its core to the per-draw formula. Where
+    /// the batch lends cores: from [`SpareCores::after`], asks for one and runs the per-draw
+    /// formula there. What it proved, and how long it held a core lent.
     fn second_core(&self) -> Result<(SatBounds, Duration), SatError> {
         let Some(spare) = self.roles.spare else {
             if self.wait_until(self.start + HANDS_OVER_AFTER) {
