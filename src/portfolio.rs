@@ -110,8 +110,8 @@ pub struct SatPlan<'a> {
     /// The deal has a second core of its own beside the search's single thread (a batch
     /// giving each seed two cores, `seeds --cores-per-seed 2`): the SAT solver's per-turn
     /// formula runs there, and the search keeps its core at full speed (it steps aside only
-    /// where the two share one), until [`HANDS_OVER_AFTER`], when it gives its core to the
-    /// per-draw formula ([`crate::sat::Formula`]).
+    /// where the two share one), until [`HANDS_OVER_AFTER`] (or the SAT solver's start, if
+    /// later), when it gives its core to the per-draw formula ([`crate::sat::Formula`]).
     pub own_core: bool,
     /// The batch's workers lend their cores to its hard seeds: a deal of
     /// [`TWO_FORMULAS_FROM`] players or more that one core has not settled after
@@ -275,8 +275,6 @@ struct Race<'a> {
     /// which must stay down for the SAT solver beside it: raised to hand over, and whenever
     /// `cancel` is.
     search_stop: Arc<AtomicBool>,
-    /// Raised when the search is to hand its core to the per-draw formula.
-    hand_over: AtomicBool,
     /// Set (and signalled) when the search has returned: whether it settled the best score.
     finished: (Mutex<Option<bool>>, Condvar),
 }
@@ -321,7 +319,6 @@ impl<'a> Race<'a> {
             cancel,
             stop,
             search_stop,
-            hand_over: AtomicBool::new(false),
             finished: (Mutex::new(None), Condvar::new()),
         }
     }
@@ -341,7 +338,7 @@ impl<'a> Race<'a> {
             let sat = sat.join().expect("the SAT thread does not panic");
             (solution, searched_on, sat)
         });
-        if self.hand_over.load(Ordering::Relaxed) && !solution.proven {
+        if self.roles.hands_over && !solution.proven {
             // The search stopped at its shorter limit: the deal's time is the SAT solvers'.
             solution.seconds = self.start.elapsed().as_secs_f64();
         }
@@ -353,12 +350,13 @@ impl<'a> Race<'a> {
         })
     }
 
-    /// The search on the deal's first core, then, where it handed that core over and the
-    /// deal is still open, the per-draw formula on it.
+    /// The search on the deal's first core, then, where it hands that core over (told to at
+    /// [`HANDS_OVER_AFTER`], or stopped sooner by a node limit) and the deal is still open, the
+    /// per-draw formula on it.
     fn search_thread(&self) -> (Solution, Result<SatBounds, SatError>) {
         let solution = search::solve(self.deal, self.state, &self.config);
         let settled = solution.proven || self.cancel.load(Ordering::Relaxed);
-        if settled || !self.hand_over.load(Ordering::Relaxed) {
+        if settled || !self.roles.hands_over {
             return (solution, Ok(SatBounds::default()));
         }
         (solution, self.ask(Asking::Draws))
@@ -421,7 +419,6 @@ impl<'a> Race<'a> {
     fn second_core(&self) -> Result<(SatBounds, Duration), SatError> {
         let Some(spare) = self.roles.spare else {
             if self.wait_until(self.start + HANDS_OVER_AFTER) {
-                self.hand_over.store(true, Ordering::Relaxed);
                 self.search_stop.store(true, Ordering::Relaxed);
             }
             return Ok(Default::default());

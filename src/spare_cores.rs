@@ -5,7 +5,7 @@
 //! SAT formulas racing settle many a deal one leaves open). So a hard seed asks for a core
 //! ([`SpareCores::borrow`]), and the next worker to finish its seed lends its own
 //! ([`SpareCores::lend_while_asked`]) instead of taking a new one, until the loan comes back:
-//! the batch never runs more busy threads than it has workers, and the easy seeds flow on the
+//! the batch keeps about as many cores busy as it has workers, and the easy seeds flow on the
 //! other workers meanwhile.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -29,7 +29,8 @@ pub struct SpareCores {
 }
 
 /// The borrowers waiting and the cores offered to them, not yet taken. Never more offers than
-/// borrowers waiting: a borrower that gives up takes an offer back with it.
+/// borrowers waiting: a worker offers only to a borrower no offer awaits, and a borrower takes
+/// an offer if there is one before it gives up.
 #[derive(Debug, Default)]
 struct Market {
     asking: usize,

@@ -140,7 +140,8 @@ pub struct SeedResult {
     pub lower_bound: u8,
     pub upper_bound: u8,
     pub nodes: u64,
-    /// Time spent solving this seed (one thread, or two at once where a second core was lent).
+    /// Wall-clock time spent solving this seed: on one core, with a lent one beside it for
+    /// `lent_seconds` of it.
     pub seconds: f64,
     /// Of the solving time, the time of a second core lent by the batch to this seed
     /// (`seeds`' lending, [`crate::spare_cores`]), beside `seconds` of its own core.
