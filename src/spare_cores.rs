@@ -24,6 +24,8 @@ pub struct SpareCores {
     market: Mutex<Market>,
     /// Signalled when a core is offered.
     offered: Condvar,
+    /// Signalled when a seed asks for a core.
+    wanted: Condvar,
     /// Loans made so far.
     loans: AtomicUsize,
 }
@@ -86,6 +88,7 @@ impl SpareCores {
             after,
             market: Mutex::default(),
             offered: Condvar::new(),
+            wanted: Condvar::new(),
             loans: AtomicUsize::new(0),
         }
     }
@@ -128,6 +131,25 @@ impl SpareCores {
         }
     }
 
+    /// For a worker with no seed left: lends its core whenever a seed asks, until `done` (the
+    /// seeds still being solved are done), looking again every [`POLL`].
+    pub fn lend_until(&self, done: impl Fn() -> bool) {
+        loop {
+            self.lend_while_asked();
+            if done() {
+                return;
+            }
+            let market = self.market();
+            if market.asking <= market.offers.len() {
+                drop(
+                    self.wanted
+                        .wait_timeout(market, POLL)
+                        .unwrap_or_else(|e| e.into_inner()),
+                );
+            }
+        }
+    }
+
     /// For a seed that wants a second core: from `not_before`, asks for one and waits until a
     /// worker lends it, giving up at `until` or once `cancel` is raised (the seed is settled).
     pub fn borrow(
@@ -145,6 +167,7 @@ impl SpareCores {
         }
         let mut market = self.market();
         market.asking += 1;
+        self.wanted.notify_all();
         loop {
             if let Some(offer) = market.offers.pop() {
                 market.asking -= 1;

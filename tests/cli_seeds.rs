@@ -320,6 +320,35 @@ fn two_cores_a_seed_give_the_same_answers() {
     }
 }
 
+/// A lone seed the solver cannot settle in 2 s (p6v2s2475: its best score, 28, took 1500 s)
+/// asks for a second core after 0.9 s, and the run's second thread, with no seed of its own,
+/// lends it: the summary counts the lent core's time. With `--no-lending` it keeps its one.
+#[test]
+fn a_lone_hard_seed_borrows_the_idle_thread() {
+    let args = [
+        "--players",
+        "6",
+        "--variant",
+        "black",
+        "--from",
+        "2475",
+        "--count",
+        "1",
+        "--time-limit",
+        "2",
+        "--json",
+    ];
+    let lent = json(&seeds(&args));
+    assert_eq!(lent["lent_a_core"], 1, "{lent}");
+    let seconds = lent["lent_seconds"].as_f64().unwrap();
+    assert!(seconds > 0.0 && seconds < 2.0, "{lent}");
+    let mut kept: Vec<&str> = args.to_vec();
+    kept.push("--no-lending");
+    let kept = json(&seeds(&kept));
+    assert_eq!(kept["lent_a_core"], 0, "{kept}");
+    assert_eq!(kept["lent_seconds"], 0.0, "{kept}");
+}
+
 #[test]
 fn rule_options_go_into_the_records_and_must_match_on_resume() {
     let f = Temp::new("options.jsonl");

@@ -16,7 +16,9 @@ use crate::spare_cores::SpareCores;
 /// because another failed).
 ///
 /// With `spare`, a thread done with an item first lends its core to any item that asks for
-/// one ([`SpareCores::lend_while_asked`]), and takes the next item once it has it back.
+/// one ([`SpareCores::lend_while_asked`]), and takes the next item once it has it back; a
+/// thread that finds no item left goes on lending until the items still being solved are done
+/// (the last hard ones of a batch, or the only one, get a second core too).
 pub fn solve_each<T, R, E>(
     pool: &rayon::ThreadPool,
     todo: &[T],
@@ -30,11 +32,13 @@ where
     E: Send,
 {
     let next = AtomicUsize::new(0);
+    // Items taken and not yet solved (counted from before an item is taken).
+    let in_flight = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<R, E>>();
     let mut failure: Option<E> = None;
     std::thread::scope(|scope| {
-        let (next, stop, solve) = (&next, &stop, &solve);
+        let (next, in_flight, stop, solve) = (&next, &in_flight, &stop, &solve);
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let tx = tx.clone();
@@ -42,12 +46,19 @@ where
                     if let Some(spare) = spare {
                         spare.lend_while_asked();
                     }
+                    in_flight.fetch_add(1, Ordering::SeqCst);
                     let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        in_flight.fetch_sub(1, Ordering::SeqCst);
                         break;
                     };
-                    if tx.send(solve(item)).is_err() {
+                    let result = solve(item);
+                    in_flight.fetch_sub(1, Ordering::SeqCst);
+                    if tx.send(result).is_err() {
                         break;
                     }
+                }
+                if let Some(spare) = spare {
+                    spare.lend_until(|| in_flight.load(Ordering::SeqCst) == 0);
                 }
             });
             drop(tx);
@@ -138,6 +149,32 @@ mod tests {
         assert_eq!(result, Ok(()));
         assert_eq!(spare.loans(), 1);
         assert_eq!(finished.load(Ordering::SeqCst), 199);
+    }
+
+    /// A thread with no item left lends its core to the items still being solved: here the
+    /// only item, on a pool of two threads.
+    #[test]
+    fn an_idle_worker_lends_its_core_to_the_last_item() {
+        use crate::spare_cores::SpareCores;
+        use std::sync::atomic::AtomicBool;
+        use std::time::Instant;
+        let spare = SpareCores::new(Duration::ZERO);
+        let never = AtomicBool::new(false);
+        let result: Result<(), String> = solve_each(
+            &pool(2),
+            &[0u64],
+            Some(&spare),
+            |_| {
+                let until = Instant::now() + Duration::from_secs(10);
+                match spare.borrow(Instant::now(), Some(until), &never) {
+                    Some(_) => Ok(()),
+                    None => Err("no core was lent".to_string()),
+                }
+            },
+            |()| Ok(()),
+        );
+        assert_eq!(result, Ok(()));
+        assert_eq!(spare.loans(), 1);
     }
 
     #[test]

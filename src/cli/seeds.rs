@@ -67,7 +67,7 @@ pub struct SeedsArgs {
     /// its seed first lends its core to any seed that asks for one (with 4 or more players, a
     /// seed one core has not settled in 0.9 s asks, for a second SAT formula) and takes the
     /// next seed once the loan is back, so the few hard seeds get two cores and the others
-    /// one.
+    /// one; a worker with no seed left lends until the last seeds are done.
     #[arg(long)]
     pub no_lending: bool,
     /// Memory cap of each seed's transposition table, in MiB (default: 4096 shared by the
@@ -683,7 +683,7 @@ pub fn run(args: SeedsArgs) -> anyhow::Result<()> {
 
     // No more workers than seeds to solve.
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.workers(todo.len()))
+        .num_threads(plan.pool_threads(todo.len()))
         .build()
         .context("starting the worker threads")?;
     let start = Instant::now();
@@ -834,10 +834,21 @@ impl Plan {
         }
     }
 
-    /// Whether the workers lend their cores to the hard seeds: with one core a seed, unless
-    /// `--no-lending`, where there is more than one worker to lend.
-    fn lends(&self, workers: usize) -> bool {
-        self.lending && self.cores_per_seed == 1 && workers > 1
+    /// Whether the workers lend their cores to the hard seeds: with one core a seed and more
+    /// than one thread, unless `--no-lending`.
+    fn lends(&self) -> bool {
+        self.lending && self.cores_per_seed == 1 && self.threads > 1
+    }
+
+    /// The pool's threads for `seeds` seeds to solve: the workers, and where they lend, up to
+    /// one more a seed, to lend their cores once no seed is left to take (a run of one seed on
+    /// two threads lends it the second).
+    fn pool_threads(&self, seeds: usize) -> usize {
+        if self.lends() {
+            self.threads.min(2 * seeds).max(1)
+        } else {
+            self.workers(seeds)
+        }
     }
 
     /// Solves the seeds numbered `todo` on `pool`'s workers, one thread each, showing
@@ -853,7 +864,7 @@ impl Plan {
         let mut winnable = 0;
         let (rules, game, config) = (&self.rules, &self.game, &self.config);
         let spare = self
-            .lends(pool.current_num_threads())
+            .lends()
             .then(|| SpareCores::new(portfolio::BORROWS_AFTER));
         let spare = spare.as_ref();
         let solved = batch::solve_each(
