@@ -54,7 +54,8 @@ pub struct SeedsArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Cores each seed holds, 1 or 2. With 1 (the default) each seed is solved on one thread,
-    /// the SAT solver, where it joins, sharing that core with the search. With 2, half as many
+    /// the SAT solver, where it joins, sharing that core with the search (a hard seed may
+    /// borrow a second core, see --no-lending). With 2, half as many
     /// seeds are solved at once, and a seed the search has not settled after --sat-after gets
     /// the SAT solver on a second core of its own; with 4 or more players the search then
     /// hands its own core to a second SAT formula (a block per card drawn) at 0.9 s. The hard
