@@ -497,12 +497,7 @@ fn the_sat_solver_settles_a_seed_the_search_leaves_open() {
     let spare = SpareCores::new(Duration::ZERO);
     let done = AtomicBool::new(false);
     let lent = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                spare.lend_while_asked();
-                std::thread::sleep(Duration::from_micros(200));
-            }
-        });
+        scope.spawn(|| spare.lend_until(|| done.load(Ordering::Relaxed)));
         let lending = SatPlan {
             spare: Some(&spare),
             ..at_once

@@ -1033,12 +1033,7 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
     let spare = SpareCores::new(Duration::ZERO);
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                spare.lend_while_asked();
-                std::thread::sleep(Duration::from_micros(200));
-            }
-        });
+        scope.spawn(|| spare.lend_until(|| done.load(Ordering::Relaxed)));
         // One thread: the per-turn formula alone; two: both formulas race (the per-draw one
         // outside endless mode), and either may settle a score; one with a core of the SAT
         // solver's own: the per-turn formula, and the per-draw one once the search stops (at
