@@ -145,8 +145,8 @@ pub const HANDS_OVER_AFTER: Duration = Duration::from_millis(900);
 /// Where a batch lends cores to its hard seeds ([`SatPlan::spare`]), a deal of
 /// [`TWO_FORMULAS_FROM`] players or more that one core has not settled this long after its
 /// start asks for a second core, for the per-draw formula ([`SpareCores::new`]). Whole
-/// 6-player Black 2 s rows on the 2-core machine (two seeds at once) left 16, 16, 17 and 16
-/// seeds undecided asking at 0.9 s, 17 asking at 0.5 s, and 24 and 19 without lending; asking
+/// 6-player Black 2 s rows on the 2-core machine (two seeds at once) left 16, 16, 17, 16 and
+/// 17 seeds undecided asking at 0.9 s, 17 asking at 0.5 s, and 24 and 19 without lending; asking
 /// as the SAT solver joins, with the deal then run as with a core of its own, left 22 (the
 /// loans, held longer, kept the other worker from the easy seeds).
 pub const BORROWS_AFTER: Duration = HANDS_OVER_AFTER;
