@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::sat::{self, Decision, Expect, Formula, Ladder, SatError, ShortFirst, Stop};
 use crate::search::{self, deadline_after, Ceiling, Solution, SolveConfig};
-use crate::spare_cores::SpareCores;
+use crate::spare_cores::{self, SpareCores};
 use crate::state::{Action, Deal, State};
 
 /// Which solver settled a deal.
@@ -437,17 +437,7 @@ impl<'a> Race<'a> {
 
     /// Waits until `then`: whether the deal is still open then, and time is left.
     fn wait_until(&self, then: Instant) -> bool {
-        loop {
-            let over = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
-            if over || self.cancel.load(Ordering::Relaxed) {
-                return false;
-            }
-            let now = Instant::now();
-            if now >= then {
-                return true;
-            }
-            std::thread::sleep(WAIT_POLL.min(then - now));
-        }
+        spare_cores::wait_until(then, self.stop.deadline, &self.cancel)
     }
 
     /// The SAT solver's bounds, asking `asking`'s formula ([`sat_bounds`]); a line it finds
@@ -460,9 +450,6 @@ impl<'a> Race<'a> {
         bounds
     }
 }
-
-/// How often the thread that tells the search to hand its core over looks at the clock.
-const WAIT_POLL: Duration = Duration::from_millis(5);
 
 /// The SAT solver's bounds on the best score from `state`: from the highest score still open
 /// down, one point at a time, until one is reached, or until `stop`. Each score out of reach

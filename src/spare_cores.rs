@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// How often a waiting borrower looks again at its deadline and its cancel flag.
+/// How often a waiting thread (a borrower, an idle worker, [`wait_until`]) looks again at its
+/// deadline and its cancel flag.
 const POLL: Duration = Duration::from_millis(5);
 
 /// The cores a batch's workers offer to the seeds that ask for one. Shared by the workers
@@ -37,6 +38,13 @@ pub struct SpareCores {
 struct Market {
     asking: usize,
     offers: Vec<Arc<Offer>>,
+}
+
+impl Market {
+    /// Whether a borrower waits for a core no worker has offered yet.
+    fn unserved(&self) -> bool {
+        self.asking > self.offers.len()
+    }
 }
 
 /// One worker's core, lent: the worker waits until the loan is returned.
@@ -109,8 +117,7 @@ impl SpareCores {
 
     /// Whether a seed is waiting for a core that no worker has offered yet.
     pub fn asked(&self) -> bool {
-        let market = self.market();
-        market.asking > market.offers.len()
+        self.market().unserved()
     }
 
     /// For a worker between two seeds: while a seed asks for a core, lends this thread's and
@@ -119,7 +126,7 @@ impl SpareCores {
         loop {
             let offer = {
                 let mut market = self.market();
-                if market.asking <= market.offers.len() {
+                if !market.unserved() {
                     return;
                 }
                 let offer = Arc::new(Offer::default());
@@ -140,7 +147,7 @@ impl SpareCores {
                 return;
             }
             let market = self.market();
-            if market.asking <= market.offers.len() {
+            if !market.unserved() {
                 drop(
                     self.wanted
                         .wait_timeout(market, POLL)
@@ -158,12 +165,8 @@ impl SpareCores {
         until: Option<Instant>,
         cancel: &AtomicBool,
     ) -> Option<Loan> {
-        let over = || cancel.load(Ordering::Relaxed) || until.is_some_and(|u| Instant::now() >= u);
-        while Instant::now() < not_before {
-            if over() {
-                return None;
-            }
-            std::thread::sleep(POLL.min(not_before.saturating_duration_since(Instant::now())));
+        if !wait_until(not_before, until, cancel) {
+            return None;
         }
         let mut market = self.market();
         market.asking += 1;
@@ -177,7 +180,7 @@ impl SpareCores {
                     taken: Instant::now(),
                 });
             }
-            if over() {
+            if over(until, cancel) {
                 market.asking -= 1;
                 return None;
             }
@@ -187,6 +190,26 @@ impl SpareCores {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+    }
+}
+
+/// Whether `cancel` is raised or `until` has passed.
+fn over(until: Option<Instant>, cancel: &AtomicBool) -> bool {
+    cancel.load(Ordering::Relaxed) || until.is_some_and(|u| Instant::now() >= u)
+}
+
+/// Sleeps until `then`, looking every [`POLL`] at `until` and `cancel`: whether it got there
+/// before `until` passed and before `cancel` was raised.
+pub fn wait_until(then: Instant, until: Option<Instant>, cancel: &AtomicBool) -> bool {
+    loop {
+        if over(until, cancel) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= then {
+            return true;
+        }
+        std::thread::sleep(POLL.min(then - now));
     }
 }
 
