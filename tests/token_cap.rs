@@ -235,3 +235,44 @@ fn numbered_position(n: u64) -> Option<(Deal, State)> {
         return (!s.is_over()).then_some((deal, s));
     }
 }
+
+/// The relaxed game's question asked of its formula first ([`loss_reason`]) gives the reason
+/// the search alone gives, refined as before ([`refined_by_sat`]); and the answer it is given
+/// ([`loss_reason_told`]) is asked for exactly where the search would ask the relaxed game,
+/// after every coarser test, and decides "hands" from "clue-tokens".
+#[test]
+fn the_relaxed_formula_first_gives_the_search_s_reason() {
+    use hanabi_solver::search::reason::{loss_reason_told, loss_reason_until, REASON_NODES};
+    let mut rng = Rng(0x7e1a);
+    let (mut hands, mut tokens) = (0, 0);
+    for _ in 0..400 {
+        let (deal, s) = position(&mut rng);
+        if reference(&deal, &s, &mut HashMap::new()) == deal.rules.perfect_score() {
+            continue;
+        }
+        let searched = loss_reason_until(&deal, &s, REASON_NODES, None);
+        let mut asked = false;
+        let untold = loss_reason_told(&deal, &s, REASON_NODES, None, || {
+            asked = true;
+            None
+        });
+        assert_eq!(untold, searched, "position {s:?}");
+        let relaxed_step = matches!(searched, Some(LossReason::Hands | LossReason::ClueTokens));
+        assert_eq!(asked, relaxed_step, "position {s:?}: {searched:?}");
+        if relaxed_step {
+            for (told, reason) in [(true, LossReason::ClueTokens), (false, LossReason::Hands)] {
+                let given = loss_reason_told(&deal, &s, REASON_NODES, None, || Some(told));
+                assert_eq!(given, Some(reason), "position {s:?}");
+            }
+        }
+        let first = loss_reason(&deal, &s, None).expect("lines check");
+        let before = refined_by_sat(&deal, &s, searched, None).expect("lines check");
+        assert_eq!(first, before, "position {s:?}");
+        hands += usize::from(first == Some(LossReason::Hands));
+        tokens += usize::from(first == Some(LossReason::ClueTokens));
+    }
+    assert!(
+        hands >= 5 && tokens >= 5,
+        "hands {hands}, clue-tokens {tokens}"
+    );
+}

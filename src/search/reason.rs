@@ -6,7 +6,7 @@
 //! the solver itself relies on, so each reason is proven, not guessed.
 
 use super::bounds::{upper_bound, BoundSet};
-use super::dfs::Answer;
+use super::dfs::{relaxation_applies, Answer};
 use super::root::ask_relaxed;
 use crate::state::{Deal, State};
 use std::time::Instant;
@@ -114,6 +114,24 @@ pub fn loss_reason_until(
     node_limit: u64,
     deadline: Option<Instant>,
 ) -> Option<LossReason> {
+    loss_reason_told(deal, state, node_limit, deadline, || None)
+}
+
+/// [`loss_reason_until`], where `relaxed_told` may answer the last question, whether the
+/// relaxed game reaches the perfect score, before the search asks it (`None`: it cannot
+/// tell, and the search asks). It is asked only where the coarser tests have not told, so
+/// an answer that costs more than they do costs nothing on the deals they settle. The
+/// analysis answers it with the relaxed game's SAT formula
+/// ([`crate::analysis::token_cap::winnable_with_free_clues`]), which on the 5- and 6-player
+/// deals where that question is asked at all answers in a hundredth of a second where the
+/// search spends seconds of its node limit and mostly stops undecided.
+pub fn loss_reason_told(
+    deal: &Deal,
+    state: &State,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    relaxed_told: impl FnOnce() -> Option<bool>,
+) -> Option<LossReason> {
     if state.is_over() {
         return None;
     }
@@ -158,9 +176,18 @@ pub fn loss_reason_until(
         // The pool game reaches it (or does not apply): the finer relaxed game decides.
         Some(Answer::Yes) | None => {}
     }
-    match ask(false)? {
-        Answer::No => Some(LossReason::Hands),
-        Answer::Yes => Some(LossReason::ClueTokens),
-        Answer::Stopped => None,
-    }
+    let told = relaxation_applies(deal, state).then(relaxed_told).flatten();
+    let reaches = match told {
+        Some(told) => told,
+        None => match ask(false)? {
+            Answer::No => false,
+            Answer::Yes => true,
+            Answer::Stopped => return None,
+        },
+    };
+    Some(if reaches {
+        LossReason::ClueTokens
+    } else {
+        LossReason::Hands
+    })
 }
