@@ -22,8 +22,13 @@ use crate::state::{Deal, State};
 /// Conflicts the SAT solver may take to tell whether the deal can be won without the cap
 /// (the per-draw formula asks no short question first, so this is all it takes): a limit,
 /// not a deadline, so that a batch's reasons are the same on every machine. On the 6-player
-/// Black seeds lost only to the cap the question takes 0.01 to 2 s.
-pub const TOKEN_CAP_CONFLICTS: i32 = 200_000;
+/// Black seeds lost only to the cap the question mostly takes 0.01 to 2 s (p6v2s4123: 7 s, the
+/// formula with the cap lifted being large whatever the limit). Where it cannot tell, the
+/// whole limit is spent: on the 82 deals of the tables' rows lost for their clue tokens or to
+/// the cap, every reason is the same at 50,000 conflicts as at 200,000, where the reasons took
+/// 65 s in all instead of 101 s (p5v2s6968, clue tokens, 5.8 s instead of 20 s); at 20,000,
+/// three deals lost to the cap (p6v2s3465, 4123 and 7157) read as lost for clue tokens.
+pub const TOKEN_CAP_CONFLICTS: i32 = 50_000;
 
 /// `deal` with the cap on clue tokens lifted: a maximum above every count of tokens a line
 /// from `state` can hold (the tokens now, plus a discard's gain for every card left in the
