@@ -203,7 +203,7 @@ struct SatBounds {
 /// threads race instead, one with each formula
 /// ([`crate::sat::Formula`]): a score either refutes stops the other's question on it, and a
 /// line either finds settles the deal. A batch, whose seeds share the cores, asks one formula
-/// at a time, the per-turn one ([`Asking`]), unless the deal has a core of its own for it
+/// at a time, the per-turn one (`Asking`), unless the deal has a core of its own for it
 /// ([`SatPlan::own_core`]): then the search keeps its core, and hands it to the per-draw
 /// formula after [`HANDS_OVER_AFTER`]. Where the batch lends cores ([`SatPlan::spare`]), a
 /// deal of [`TWO_FORMULAS_FROM`] players or more still open after [`SpareCores::after`] asks

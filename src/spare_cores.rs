@@ -139,7 +139,7 @@ impl SpareCores {
     }
 
     /// For a worker with no seed left: lends its core whenever a seed asks, until `done` (the
-    /// seeds still being solved are done), looking again every [`POLL`].
+    /// seeds still being solved are done), looking again every `POLL`.
     pub fn lend_until(&self, done: impl Fn() -> bool) {
         loop {
             self.lend_while_asked();
@@ -198,7 +198,7 @@ fn over(until: Option<Instant>, cancel: &AtomicBool) -> bool {
     cancel.load(Ordering::Relaxed) || until.is_some_and(|u| Instant::now() >= u)
 }
 
-/// Sleeps until `then`, looking every [`POLL`] at `until` and `cancel`: whether it got there
+/// Sleeps until `then`, looking every `POLL` at `until` and `cancel`: whether it got there
 /// before `until` passed and before `cancel` was raised.
 pub fn wait_until(then: Instant, until: Option<Instant>, cancel: &AtomicBool) -> bool {
     loop {

@@ -10,7 +10,7 @@
 //! of cards in the pile, where the per-turn formula must leave room for every clue the tokens
 //! could pay for. The final round follows: one block per turn, each a clue, a use, or
 //! nothing once the game is over. Like the per-turn formula, it counts the plays left
-//! ([`plays_fit_the_draws_left`]). Outside endless mode only.
+//! (`plays_fit_the_draws_left`). Outside endless mode only.
 
 use super::cnf::{Cnf, Lit};
 use super::encode::{

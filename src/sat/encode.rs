@@ -274,7 +274,7 @@ fn ask_when(
     }
 }
 
-/// The per-turn formula counts the plays left ([`plays_fit_the_uses_left`]) before every this
+/// The per-turn formula counts the plays left (`plays_fit_the_uses_left`) before every this
 /// many turns. Resolution finds such counting hard (it is pigeonhole-like): a line that falls
 /// behind, with a few stacks each held back by a card drawn late, is otherwise refuted only
 /// turns later, one way of catching up at a time. Counted, the hard 6-player Black questions
@@ -287,7 +287,7 @@ fn ask_when(
 /// hard 5- and 6-player Black questions (8 lost, 10 won, 16 below the perfect score; 6 s each),
 /// every third turn took 12 s, 18 s and 29 to 33 s in all, every turn 15 s, 20 to 24 s and 32
 /// to 39 s, every second turn 16 s, 22 s and 32 s, and no count 20 to 24 s, 23 to 27 s and 46
-/// to 51 s. The cheaper totaliser of [`points`] did not change that: on the 160 hardest
+/// to 51 s. The cheaper totaliser of `points` did not change that: on the 160 hardest
 /// 6-player Black seeds of a 2 s row (2 s each, two at once), counting every turn left 36
 /// undecided, every second turn 27, every fourth 21, every third 15 to 17 in the same hour
 /// (15 to 25 in five runs).
@@ -452,7 +452,7 @@ impl Encoding {
     }
 
     /// [`Encoding::new`] with the implied constraints and the count of the plays left
-    /// ([`points_needed`]), for a refutation: it settles in milliseconds the bounds the search
+    /// (`points_needed`), for a refutation: it settles in milliseconds the bounds the search
     /// proves by counting (too many cards playable too late, one play a turn), which the
     /// formula without it leaves the solver seconds or minutes to find.
     /// Certificates count before every turn, not every [`COUNT_EVERY`]: their figures were
@@ -470,7 +470,7 @@ impl Encoding {
     /// whose every copy left is thrown away; the last copy of a missing card never thrown where
     /// that costs more points than the target leaves, for the perfect score every last copy):
     /// they change no answer, but they spare the solver from learning them. Among them is the
-    /// count of the plays left, before every [`COUNT_EVERY`] turns ([`plays_fit_the_uses_left`]).
+    /// count of the plays left, before every [`COUNT_EVERY`] turns (`plays_fit_the_uses_left`).
     /// Two more that follow for the perfect score are left out on purpose, because they slowed
     /// the solver: each missing card played by some copy (one long clause per card), and every
     /// firework complete within a round of the last draw. Without them, on the hard 4- to

@@ -32,7 +32,7 @@ use crate::state::{Action, Deal, State};
 pub enum Ranking {
     /// More points played first, then more clue tokens, then fewer strikes.
     Points,
-    /// The higher [`promise`], plus noise drawn from `salt` worth less than a point played, so
+    /// The higher `promise`, plus noise drawn from `salt` worth less than a point played, so
     /// that beams with different salts keep different positions.
     Promise { salt: u64 },
 }

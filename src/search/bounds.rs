@@ -28,7 +28,7 @@ pub struct BoundSet {
     /// One play per turn (with `timing`): the plays that timing allows no sooner than card
     /// action `t` must all fit in the actions from `t` to the end, for every `t`.
     pub schedule: bool,
-    /// Seats of the last turns (with `timing`; see [`seat_bound`]): the card action that draws
+    /// Seats of the last turns (with `timing`; see `seat_bound`): the card action that draws
     /// the pile's last card and the final round's turns are taken by the players in seat
     /// order, so a card played at one of them must be in the hand of that turn's player. Not
     /// for the pool game, where any hand's card may be played at any turn.

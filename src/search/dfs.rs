@@ -43,7 +43,7 @@ pub struct Tuning {
     /// With `relaxed`: ask the pool game (see [`pool_applies`]) before the relaxed game.
     pub pool: bool,
     /// In the pool game, where a card the question needs can be played, play it and try
-    /// nothing else (see [`forced_pool_play`]).
+    /// nothing else (see `forced_pool_play`).
     pub pool_plays: bool,
 }
 

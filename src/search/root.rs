@@ -73,7 +73,7 @@ impl Ceiling {
     }
 
     /// Asks the search to leave its core to the other solver from now on: its depth-first
-    /// questions then pause for [`YIELD_PAUSE`] after every thousand nodes or so, which leaves
+    /// questions then pause for `YIELD_PAUSE` after every thousand nodes or so, which leaves
     /// them about a tenth of a core. For a caller that runs both solvers on fewer cores than
     /// threads, where the other solver is the one likely to settle the deal.
     pub fn step_aside(&self) {
