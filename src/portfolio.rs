@@ -150,7 +150,7 @@ pub const HANDS_OVER_AFTER: Duration = Duration::from_millis(900);
 /// as the SAT solver joins, with the deal then run as with a core of its own, left 22 (the
 /// loans, held longer, kept the other worker from the easy seeds). Once the workers no longer
 /// spent seconds on the loss reasons ([`crate::analysis::token_cap::loss_reason`]), the rows
-/// left 15 and 15 asking at 0.9 s, 16 at 0.7 s and 14 at 0.5 s: within a row's noise.
+/// left 15, 15 and 18 asking at 0.9 s, 16 at 0.7 s and 14 at 0.5 s: within a row's noise.
 pub const BORROWS_AFTER: Duration = HANDS_OVER_AFTER;
 
 /// Which formula a SAT thread asks ([`Formula`]).
