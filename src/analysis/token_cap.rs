@@ -119,12 +119,12 @@ pub fn loss_reason(
     state: &State,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
-    let mut formula_asked = false;
+    // The formula's answer, once asked: `refine` does not ask it again.
+    let mut free_clues = None;
     let reason = loss_reason_told(deal, state, REASON_NODES, deadline, || {
-        formula_asked = true;
-        winnable_with_free_clues(deal, state, deadline)
+        *free_clues.insert(winnable_with_free_clues(deal, state, deadline))
     });
-    refine(deal, state, reason, deadline, !formula_asked)
+    refine(deal, state, reason, deadline, free_clues)
 }
 
 /// The search's loss reason `reason` for `state` (which must be proven not winnable), told
@@ -147,17 +147,17 @@ pub fn refined_by_sat(
     reason: Option<LossReason>,
     deadline: Option<Instant>,
 ) -> Result<Option<LossReason>, SatError> {
-    refine(deal, state, reason, deadline, true)
+    refine(deal, state, reason, deadline, None)
 }
 
-/// [`refined_by_sat`], asking the relaxed game's formula only where `ask_free_clues` (it is
-/// not asked twice: its answer within the conflict limit would be the same).
+/// [`refined_by_sat`], where `free_clues` is the relaxed game's formula's answer
+/// ([`winnable_with_free_clues`]) if it was asked already: it is not asked twice.
 fn refine(
     deal: &Deal,
     state: &State,
     reason: Option<LossReason>,
     deadline: Option<Instant>,
-    ask_free_clues: bool,
+    free_clues: Option<Option<bool>>,
 ) -> Result<Option<LossReason>, SatError> {
     let may_be_the_cap = match reason {
         Some(LossReason::ClueTokens) => true,
@@ -167,10 +167,12 @@ fn refine(
     if may_be_the_cap && winnable_without_token_cap(deal, state, deadline)? == Some(true) {
         return Ok(Some(LossReason::TokenCap));
     }
-    if reason.is_none() && may_be_the_cap && ask_free_clues && relaxation_applies(deal, state) {
+    if reason.is_none() && may_be_the_cap && relaxation_applies(deal, state) {
         // The search's relaxed game did not tell: the relaxed game's formula may. Lost there is
         // "hands" only where the pool game, the coarser relaxation, does not apply.
-        return Ok(match winnable_with_free_clues(deal, state, deadline) {
+        let free_clues =
+            free_clues.unwrap_or_else(|| winnable_with_free_clues(deal, state, deadline));
+        return Ok(match free_clues {
             Some(true) => Some(LossReason::ClueTokens),
             Some(false) if !pool_applies(deal, state) => Some(LossReason::Hands),
             _ => None,
