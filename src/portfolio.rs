@@ -102,6 +102,19 @@ pub const TWO_FORMULAS_FROM: u8 = 4;
 /// took 50 s in all, 42 s asked of their own.
 pub const LADDER_STEPS: u8 = 2;
 
+/// Whether a search of the deal from `state` with a core of its own beside the SAT solver's
+/// hands it to the per-draw formula ([`SatPlan::own_core`]): where the SAT solver models the
+/// rules, with [`TWO_FORMULAS_FROM`] players or more and the per-draw formula.
+pub fn hands_over(deal: &Deal, state: &State) -> bool {
+    sat::encode::applies(deal, state).is_ok() && draws_race(deal)
+}
+
+/// Whether the per-draw formula races the per-turn one where the deal has the cores: with
+/// [`TWO_FORMULAS_FROM`] players or more, where it models the deal.
+fn draws_race(deal: &Deal) -> bool {
+    deal.rules.players >= TWO_FORMULAS_FROM && sat::draws::DrawEncoding::models(deal)
+}
+
 /// When and where the SAT solver joins the search ([`decide`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SatPlan<'a> {
@@ -118,6 +131,15 @@ pub struct SatPlan<'a> {
     /// [`SpareCores::after`] (and `after`) asks for a second, and the per-draw formula runs
     /// there.
     pub spare: Option<&'a SpareCores>,
+    /// Where the search hands its core over ([`SatPlan::own_core`]): this long after the
+    /// deal's start (`None`: after [`HANDS_OVER_AFTER`]). A batch's second pass over its hard
+    /// seeds hands it over at once: the search has had its time in the first.
+    pub hands_over_after: Option<Duration>,
+    /// Bounds on the best score proven before (a first pass over the deal): a line reaches the
+    /// first, and none goes above the second. The SAT solver asks only about the scores
+    /// between, as if the search had proven them. The solution's own bounds do not include
+    /// them: its line reaches its own lower bound.
+    pub known: Option<(u8, u8)>,
 }
 
 impl SatPlan<'_> {
@@ -125,8 +147,7 @@ impl SatPlan<'_> {
     pub fn after(after: Option<Duration>) -> SatPlan<'static> {
         SatPlan {
             after,
-            own_core: false,
-            spare: None,
+            ..SatPlan::default()
         }
     }
 }
@@ -246,7 +267,7 @@ impl<'a> Roles<'a> {
         let players = deal.rules.players;
         let single = config.threads == 1;
         let own_core = plan.own_core && single;
-        let draws = players >= TWO_FORMULAS_FROM && sat::draws::DrawEncoding::models(deal);
+        let draws = draws_race(deal);
         Roles {
             steps_aside: players >= SEARCH_STEPS_ASIDE_FROM && single && !own_core,
             two_formulas: !single && draws,
@@ -272,6 +293,8 @@ struct Race<'a> {
     roles: Roles<'a>,
     start: Instant,
     sat_after: Duration,
+    /// When the search hands its core over, from `start` ([`SatPlan::hands_over_after`]).
+    hands_over_after: Duration,
     ceiling: Arc<Ceiling>,
     /// Raised once the deal is settled: every SAT question gives up.
     cancel: Arc<AtomicBool>,
@@ -298,6 +321,10 @@ impl<'a> Race<'a> {
         let cancel = Arc::new(AtomicBool::new(false));
         let search_stop = Arc::new(AtomicBool::new(false));
         let ceiling = Arc::new(Ceiling::new(deal.rules.perfect_score()));
+        if let Some((lo, hi)) = plan.known {
+            ceiling.publish(lo, hi);
+            ceiling.lower(hi);
+        }
         let stops_at = if roles.hands_over {
             &search_stop
         } else {
@@ -321,6 +348,7 @@ impl<'a> Race<'a> {
             roles,
             start,
             sat_after,
+            hands_over_after: plan.hands_over_after.unwrap_or(HANDS_OVER_AFTER),
             ceiling,
             cancel,
             stop,
@@ -424,7 +452,7 @@ impl<'a> Race<'a> {
     /// formula there. What it proved, and how long it held a core lent.
     fn second_core(&self) -> Result<(SatBounds, Duration), SatError> {
         let Some(spare) = self.roles.spare else {
-            if self.wait_until(self.start + HANDS_OVER_AFTER) {
+            if self.wait_until(self.start + self.hands_over_after) {
                 self.search_stop.store(true, Ordering::Relaxed);
             }
             return Ok(Default::default());

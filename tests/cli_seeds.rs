@@ -323,6 +323,8 @@ fn two_cores_a_seed_give_the_same_answers() {
 /// A lone seed the solver cannot settle in 2 s (p6v2s2475: its best score, 28, took 1500 s)
 /// asks for a second core after 0.9 s, and the run's second thread, with no seed of its own,
 /// lends it: the summary counts the lent core's time. With `--no-lending` it keeps its one.
+/// In two passes (the default) it has both cores for the second pass, from 0.5 s, and the
+/// summary counts the second one's time as lent too; its own time is still the limit's.
 #[test]
 fn a_lone_hard_seed_borrows_the_idle_thread() {
     let args = [
@@ -338,15 +340,64 @@ fn a_lone_hard_seed_borrows_the_idle_thread() {
         "2",
         "--json",
     ];
-    let lent = json(&seeds(&args));
+    let with = |extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(extra);
+        json(&seeds(&all))
+    };
+    let lent = with(&["--one-pass"]);
     assert_eq!(lent["lent_a_core"], 1, "{lent}");
     let seconds = lent["lent_seconds"].as_f64().unwrap();
     assert!(seconds > 0.0 && seconds < 2.0, "{lent}");
-    let mut kept: Vec<&str> = args.to_vec();
-    kept.push("--no-lending");
-    let kept = json(&seeds(&kept));
+    let kept = with(&["--one-pass", "--no-lending"]);
     assert_eq!(kept["lent_a_core"], 0, "{kept}");
     assert_eq!(kept["lent_seconds"], 0.0, "{kept}");
+    let two = with(&[]);
+    assert_eq!(two["lent_a_core"], 1, "{two}");
+    // The summary's total counts each seed's own time and the lent core's.
+    let lent = two["lent_seconds"].as_f64().unwrap();
+    let own = two["total_seconds"].as_f64().unwrap() - lent;
+    assert!(lent > 1.0 && lent < 1.6 && own > 1.9 && own < 2.5, "{two}");
+}
+
+/// With a time limit, the SAT solver and 4 or more players, a run makes two passes: the
+/// search alone on each seed until `--sat-after`, then the seeds still open on two cores each
+/// with the rest of the limit, from the bounds the first pass proved. The answers are those of
+/// one pass (`--one-pass`); the second pass's records come after the first's, and count its
+/// second core as lent.
+#[test]
+fn the_second_pass_gives_the_same_answers() {
+    let (two, one) = (Temp::new("two-passes.jsonl"), Temp::new("one-pass.jsonl"));
+    let args = [
+        "--players",
+        "6",
+        "--variant",
+        "black",
+        "--count",
+        "20",
+        "--sat-after",
+        "0.005",
+        "--time-limit",
+        "30",
+    ];
+    let with = |f: &Temp, extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(&["--out", f.path()]);
+        all.extend_from_slice(extra);
+        ok(&seeds(&all))
+    };
+    with(&two, &[]);
+    with(&one, &["--one-pass"]);
+    assert_eq!(two.scores(), one.scores());
+    assert_eq!(two.scores().len(), 20);
+    let records = two.records();
+    assert!(records.iter().all(|r| r["proven"] == true));
+    let second: Vec<bool> = records
+        .iter()
+        .map(|r| r["lent_seconds"].as_f64().is_some_and(|s| s > 0.0))
+        .collect();
+    let first_of_second = second.iter().position(|&s| s).expect("a second pass");
+    assert!(second[first_of_second..].iter().all(|&s| s), "{second:?}");
 }
 
 #[test]

@@ -1050,6 +1050,7 @@ fn sat_beside_a_cut_search_finds_the_best_score() {
                 after: Some(Duration::ZERO),
                 own_core,
                 spare: lent.then_some(&spare),
+                ..SatPlan::default()
             };
             let loans = spare.loans();
             cut_search_beside_sat(threads, plan);

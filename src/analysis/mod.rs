@@ -127,6 +127,8 @@ pub fn seed_record(
             solution.lower_bound
         )));
     }
+    let solution = with_known(solution, plan.known)
+        .map_err(|e| AnalysisError::Internal(format!("seed {seed}: {e}")))?;
     let mut outcome = SeedResult::of(&solution);
     outcome.by_sat = decided.by == DecidedBy::Sat;
     outcome.lent_seconds = decided.lent_seconds;
@@ -149,6 +151,27 @@ pub fn seed_record(
             .collect(),
         outcome,
     })
+}
+
+/// `solution`'s bounds narrowed by those proven before it (`known`, a first pass over the
+/// deal: [`portfolio::SatPlan::known`]); its line, already checked, is left as it is. The
+/// error is bounds that cross: one of the two passes proved something false.
+fn with_known(mut solution: Solution, known: Option<(u8, u8)>) -> Result<Solution, String> {
+    let Some((lo, hi)) = known else {
+        return Ok(solution);
+    };
+    let lower = solution.lower_bound.max(lo);
+    let upper = solution.upper_bound.min(hi);
+    if lower > upper {
+        return Err(format!(
+            "the passes' bounds cross: a line reaches {lower}, and {upper} was proven the most"
+        ));
+    }
+    solution.lower_bound = lower;
+    solution.upper_bound = upper;
+    solution.max_score = lower;
+    solution.proven = lower == upper;
+    Ok(solution)
 }
 
 /// The time left before `deadline` for a search that starts now: at least a millisecond, so

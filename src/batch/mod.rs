@@ -222,6 +222,16 @@ impl SeedResult {
         }
     }
 
+    /// This result of a batch's second pass over a seed ([`crate::portfolio::SatPlan::known`]),
+    /// counting the first pass's time and nodes: `seconds` is the seed's time in both, and the
+    /// second core it held in this pass, the batch's, counts as lent.
+    pub fn after_first_pass(mut self, first: &SeedResult) -> SeedResult {
+        self.lent_seconds = self.seconds;
+        self.seconds += first.seconds;
+        self.nodes += first.nodes;
+        self
+    }
+
     /// Proven to reach the perfect score.
     pub fn proven_winnable(&self) -> bool {
         self.winnable == Some(true)
