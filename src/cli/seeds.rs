@@ -73,7 +73,8 @@ pub struct SeedsArgs {
     #[arg(long)]
     pub no_lending: bool,
     /// With one core a seed, solve every seed in one pass. By default, with a time limit, the
-    /// SAT solver and 4 or more players, a run makes two: every seed first gets the search
+    /// SAT solver, 4 or more players and cores lent (several threads, not --no-lending), a
+    /// run makes two: every seed first gets the search
     /// alone on one core until --sat-after, and the seeds still open then get both the SAT
     /// solver's formulas, one core each, one seed per two cores, for the rest of their time
     /// limit, starting from the bounds the first pass proved. The hard seeds then never
