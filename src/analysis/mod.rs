@@ -182,3 +182,39 @@ pub fn time_left(deadline: Option<Instant>) -> Option<Duration> {
             .max(Duration::from_millis(1))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solution(lower: u8, upper: u8) -> Solution {
+        Solution {
+            max_score: lower,
+            perfect_score: 30,
+            proven: lower == upper,
+            lower_bound: lower,
+            upper_bound: upper,
+            line: Vec::new(),
+            nodes: 0,
+            seconds: 0.0,
+            table_entries: 0,
+        }
+    }
+
+    /// A second pass's bounds narrowed by the first's: the higher lower bound, the lower upper
+    /// one, proven where they meet; bounds that cross are an error, never a silent pick.
+    #[test]
+    fn known_bounds_narrow_a_solution_and_crossing_ones_are_an_error() {
+        let s = with_known(solution(24, 29), Some((27, 30))).unwrap();
+        assert_eq!((s.lower_bound, s.upper_bound, s.max_score), (27, 29, 27));
+        assert!(!s.proven);
+        let s = with_known(solution(24, 27), Some((27, 30))).unwrap();
+        assert!(s.proven && s.max_score == 27 && s.verdict() == Some(false));
+        let s = with_known(solution(30, 30), Some((27, 30))).unwrap();
+        assert!(s.proven && s.winnable());
+        let s = with_known(solution(24, 29), None).unwrap();
+        assert_eq!((s.lower_bound, s.upper_bound, s.proven), (24, 29, false));
+        assert!(with_known(solution(24, 26), Some((27, 30))).is_err());
+        assert!(with_known(solution(29, 30), Some((25, 28))).is_err());
+    }
+}
