@@ -264,6 +264,14 @@ fn every_max_score_matches_solve() {
     }
 }
 
+/// `seeds` with `args`, its records into `f` and then `extra`: the summary it prints.
+fn run_into(args: &[&str], f: &Temp, extra: &[&str]) -> String {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend_from_slice(&["--out", f.path()]);
+    all.extend_from_slice(extra);
+    ok(&seeds(&all))
+}
+
 /// `--cores-per-seed 2` solves one seed at a time on the two threads, with the same answers as
 /// one core a seed, with and without lending cores to the hard seeds (here on 4-player Black
 /// seeds, a few of which need the SAT solver at a small `--sat-after`), and says so in its
@@ -285,12 +293,7 @@ fn two_cores_a_seed_give_the_same_answers() {
         "--time-limit",
         "30",
     ];
-    let with = |f: &Temp, extra: &[&str]| {
-        let mut all: Vec<&str> = args.to_vec();
-        all.extend_from_slice(&["--out", f.path()]);
-        all.extend_from_slice(extra);
-        ok(&seeds(&all))
-    };
+    let with = |f: &Temp, extra: &[&str]| run_into(&args, f, extra);
     with(&one, &[]);
     with(&kept, &["--no-lending"]);
     let text = with(&two, &["--cores-per-seed", "2"]);
@@ -380,12 +383,7 @@ fn the_second_pass_gives_the_same_answers() {
         "--time-limit",
         "30",
     ];
-    let with = |f: &Temp, extra: &[&str]| {
-        let mut all: Vec<&str> = args.to_vec();
-        all.extend_from_slice(&["--out", f.path()]);
-        all.extend_from_slice(extra);
-        ok(&seeds(&all))
-    };
+    let with = |f: &Temp, extra: &[&str]| run_into(&args, f, extra);
     with(&two, &[]);
     with(&one, &["--one-pass"]);
     assert_eq!(two.scores(), one.scores());

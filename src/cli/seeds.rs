@@ -759,7 +759,7 @@ struct Plan {
     cores_per_seed: usize,
     /// Workers lend their cores to the hard seeds (not `--no-lending`).
     lending: bool,
-    /// The seeds open after `sat_after` get a second pass ([`Plan::second_pass`]).
+    /// The options and the deals allow a second pass ([`Plan::two_pass_limits`]).
     second_pass: bool,
     config: SolveConfig,
     sat_after: Option<Duration>,
@@ -858,8 +858,9 @@ impl Plan {
         }
     }
 
-    /// Whether the run makes two passes: with one core a seed lent where asked, a time limit
-    /// longer than `--sat-after`, the SAT solver, and deals whose search hands its core over
+    /// Where the run makes two passes, the first pass's time limit (`--sat-after`) and the
+    /// whole one: with one core a seed lent where asked, a time limit longer than
+    /// `--sat-after`, the SAT solver, and deals whose search hands its core over
     /// ([`portfolio::hands_over`]); not with `--certify`, `--max-nodes` or `--one-pass`.
     ///
     /// In one pass, a hard seed shares the machine with the other workers' seeds, and a core
@@ -872,8 +873,15 @@ impl Plan {
     /// passes as two commands (the second a scratch build handing the core over at once and
     /// given the first pass's bounds): 6-player Black left 9 in 208 s of wall clock (one pass:
     /// 15 in 220 s), 5-player 1 in 104 s (5 in 123 s), 4-player 3 in 51 s (6 in 61 s).
-    fn second_pass(&self) -> bool {
-        self.second_pass && self.lends()
+    fn two_pass_limits(&self) -> Option<(Duration, Duration)> {
+        let limits = self.sat_after.zip(self.config.time_limit);
+        limits.filter(|_| self.second_pass && self.lends())
+    }
+
+    /// Seed `seed`'s record, solved under `config` and `plan` ([`seed_record`]).
+    fn record(&self, seed: &str, config: &SolveConfig, plan: SatPlan) -> anyhow::Result<Record> {
+        seed_record(seed, &self.rules, &self.game, config, plan, self.certify)
+            .map_err(anyhow::Error::from)
     }
 
     /// Whether the workers lend their cores to the hard seeds: with one core a seed and more
@@ -895,7 +903,7 @@ impl Plan {
 
     /// Solves the seeds numbered `todo` on `pool`'s workers, one thread each, showing
     /// progress; each record is written to `out` as it comes (in two passes, where
-    /// [`Plan::second_pass`], the open seeds' at the end). The new entries.
+    /// [`Plan::two_pass_limits`], the open seeds' at the end). The new entries.
     fn solve(
         &self,
         pool: &rayon::ThreadPool,
@@ -909,10 +917,9 @@ impl Plan {
             new: Vec::new(),
             winnable: 0,
         };
-        let solved = if self.second_pass() {
-            self.solve_in_two_passes(pool, todo, &mut sink)
-        } else {
-            self.solve_in_one_pass(pool, todo, &mut sink)
+        let solved = match self.two_pass_limits() {
+            Some(limits) => self.solve_in_two_passes(pool, todo, limits, &mut sink),
+            None => self.solve_in_one_pass(pool, todo, &mut sink),
         };
         bar.finish_and_clear();
         solved?;
@@ -927,7 +934,6 @@ impl Plan {
         todo: &[u64],
         sink: &mut Sink,
     ) -> anyhow::Result<()> {
-        let (rules, game, config) = (&self.rules, &self.game, &self.config);
         let spare = self
             .lends()
             .then(|| SpareCores::new(portfolio::BORROWS_AFTER));
@@ -936,17 +942,7 @@ impl Plan {
             pool,
             todo,
             spare,
-            |&i| {
-                seed_record(
-                    &self.name(i),
-                    rules,
-                    game,
-                    config,
-                    self.sat_plan(spare),
-                    self.certify,
-                )
-                .map_err(anyhow::Error::from)
-            },
+            |&i| self.record(&self.name(i), &self.config, self.sat_plan(spare)),
             |record| sink.take(record),
         )
     }
@@ -954,17 +950,14 @@ impl Plan {
     /// The first pass, the search alone on each seed until `--sat-after` (one a worker of
     /// `pool`), and the second over the seeds it leaves open, one per two cores, both SAT
     /// formulas from the bounds the first proved, for the rest of each seed's time limit
-    /// ([`Plan::second_pass`]).
+    /// (`limits`: the first pass's and the whole, [`Plan::two_pass_limits`]).
     fn solve_in_two_passes(
         &self,
         pool: &rayon::ThreadPool,
         todo: &[u64],
+        (first_limit, limit): (Duration, Duration),
         sink: &mut Sink,
     ) -> anyhow::Result<()> {
-        let (rules, game) = (&self.rules, &self.game);
-        let (Some(limit), Some(first_limit)) = (self.config.time_limit, self.sat_after) else {
-            return self.solve_in_one_pass(pool, todo, sink);
-        };
         let first_config = SolveConfig {
             time_limit: Some(first_limit),
             ..self.config.clone()
@@ -974,17 +967,7 @@ impl Plan {
             pool,
             todo,
             None,
-            |&i| {
-                seed_record(
-                    &self.name(i),
-                    rules,
-                    game,
-                    &first_config,
-                    SatPlan::after(None),
-                    false,
-                )
-                .map_err(anyhow::Error::from)
-            },
+            |&i| self.record(&self.name(i), &first_config, SatPlan::after(None)),
             |record| {
                 if record.outcome.proven {
                     sink.take(record)
@@ -1018,7 +1001,7 @@ impl Plan {
                     known: Some((first.outcome.lower_bound, first.outcome.upper_bound)),
                     ..SatPlan::default()
                 };
-                let mut record = seed_record(&first.seed, rules, game, &config, plan, false)?;
+                let mut record = self.record(&first.seed, &config, plan)?;
                 record.outcome = record.outcome.after_first_pass(&first.outcome);
                 Ok(record)
             },
